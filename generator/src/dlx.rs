@@ -1,0 +1,309 @@
+//! The generic engine: Knuth's Algorithm X with dancing links and the
+//! minimum-remaining-values column choice.
+//!
+//! Columns are the open cells (each covered exactly once) and the shapes. A shape with one
+//! piece is an ordinary primary column. A shape with several identical pieces is a column
+//! with a multiplicity: it is never chosen for branching, each row of that shape used
+//! lowers its remaining count, and when the count reaches zero the column is covered.
+//! Because rows are images of a shape, not of a numbered copy, no solution is found
+//! once per permutation of the copies.
+//!
+//! This engine is the oracle every other solver is checked against: it stays simple.
+
+/// The counts of one search, per number of pieces left to place (index 0 unused).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub attempts: Vec<u64>,
+    pub fits: Vec<u64>,
+}
+
+/// What the solution callback tells the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// An exact-cover matrix with dancing links. Node 0 is the root, nodes `1..=cells` the
+/// cell column headers, the next `shapes` nodes the shape column headers, then the rows.
+pub struct Dlx {
+    left: Vec<u32>,
+    right: Vec<u32>,
+    up: Vec<u32>,
+    down: Vec<u32>,
+    /// For every node, its column header.
+    column: Vec<u32>,
+    /// For row nodes, the row's number.
+    row: Vec<u32>,
+    /// Per header: rows still linked in the column.
+    len: Vec<u32>,
+    /// Per header: whether the column has a multiplicity (a shape with several copies).
+    multiple: Vec<bool>,
+    /// Per header of a column with a multiplicity: pieces of that shape not yet placed.
+    remaining: Vec<u32>,
+    cells: usize,
+    /// The first node of each row.
+    row_start: Vec<u32>,
+    pieces: usize,
+    /// The rows of the current partial solution.
+    chosen: Vec<u32>,
+    stopped: bool,
+    pub counts: Counts,
+}
+
+const ROOT: usize = 0;
+
+impl Dlx {
+    /// A matrix with `cells` cell columns and one column per shape with the given number of
+    /// copies. Rows are added with [`Dlx::add_row`] and numbered from 0 in that order.
+    pub fn new(cells: usize, shape_counts: &[usize]) -> Dlx {
+        let headers = 1 + cells + shape_counts.len();
+        let pieces: usize = shape_counts.iter().sum();
+        let mut m = Dlx {
+            left: (0..headers as u32).collect(),
+            right: (0..headers as u32).collect(),
+            up: (0..headers as u32).collect(),
+            down: (0..headers as u32).collect(),
+            column: (0..headers as u32).collect(),
+            row: vec![u32::MAX; headers],
+            len: vec![0; headers],
+            multiple: vec![false; headers],
+            remaining: vec![0; headers],
+            cells,
+            row_start: Vec::new(),
+            pieces,
+            chosen: Vec::new(),
+            stopped: false,
+            counts: Counts { attempts: vec![0; pieces + 1], fits: vec![0; pieces + 1] },
+        };
+        for (s, &count) in shape_counts.iter().enumerate() {
+            let h = 1 + cells + s;
+            m.multiple[h] = count != 1;
+            m.remaining[h] = count as u32;
+        }
+        // Primary columns are linked into the root's list; the others stay self-linked.
+        let mut last = ROOT;
+        for h in 1..headers {
+            if !m.multiple[h] {
+                m.right[last] = h as u32;
+                m.left[h] = last as u32;
+                last = h;
+            }
+        }
+        m.right[last] = ROOT as u32;
+        m.left[ROOT] = last as u32;
+        m
+    }
+
+    /// Adds a row covering `cells` (cell numbers) and one piece of `shape`.
+    pub fn add_row(&mut self, shape: usize, cells: &[u16]) {
+        let number = self.row_start.len() as u32;
+        let first = self.left.len() as u32;
+        self.row_start.push(first);
+        let headers: Vec<usize> =
+            cells.iter().map(|&c| c as usize + 1).chain(std::iter::once(1 + self.cells + shape)).collect();
+        let n = headers.len() as u32;
+        for (k, &h) in headers.iter().enumerate() {
+            let node = first + k as u32;
+            self.left.push(if k == 0 { first + n - 1 } else { node - 1 });
+            self.right.push(if k as u32 == n - 1 { first } else { node + 1 });
+            let above = self.up[h];
+            self.up.push(above);
+            self.down.push(h as u32);
+            self.down[above as usize] = node;
+            self.up[h] = node;
+            self.column.push(h as u32);
+            self.row.push(number);
+            self.len[h] += 1;
+        }
+    }
+
+    fn cover(&mut self, c: usize) {
+        let (l, r) = (self.left[c] as usize, self.right[c] as usize);
+        self.right[l] = r as u32;
+        self.left[r] = l as u32;
+        let mut i = self.down[c] as usize;
+        while i != c {
+            let mut j = self.right[i] as usize;
+            while j != i {
+                let (u, d) = (self.up[j] as usize, self.down[j] as usize);
+                self.down[u] = d as u32;
+                self.up[d] = u as u32;
+                self.len[self.column[j] as usize] -= 1;
+                j = self.right[j] as usize;
+            }
+            i = self.down[i] as usize;
+        }
+    }
+
+    fn uncover(&mut self, c: usize) {
+        let mut i = self.up[c] as usize;
+        while i != c {
+            let mut j = self.left[i] as usize;
+            while j != i {
+                let (u, d) = (self.up[j] as usize, self.down[j] as usize);
+                self.down[u] = j as u32;
+                self.up[d] = j as u32;
+                self.len[self.column[j] as usize] += 1;
+                j = self.left[j] as usize;
+            }
+            i = self.up[i] as usize;
+        }
+        let (l, r) = (self.left[c] as usize, self.right[c] as usize);
+        self.right[l] = c as u32;
+        self.left[r] = c as u32;
+    }
+
+    /// Covers the columns of row node `node`'s row other than its own column.
+    fn take_others(&mut self, node: usize) {
+        let mut j = self.right[node] as usize;
+        while j != node {
+            self.take_column(self.column[j] as usize);
+            j = self.right[j] as usize;
+        }
+    }
+
+    fn give_back_others(&mut self, node: usize) {
+        let mut j = self.left[node] as usize;
+        while j != node {
+            self.give_back_column(self.column[j] as usize);
+            j = self.left[j] as usize;
+        }
+    }
+
+    /// Uses one of column `c`: covers it, or for a shape with copies uses up one copy and
+    /// covers it with the last.
+    fn take_column(&mut self, c: usize) {
+        if self.multiple[c] {
+            self.remaining[c] -= 1;
+            if self.remaining[c] == 0 {
+                self.cover(c);
+            }
+        } else {
+            self.cover(c);
+        }
+    }
+
+    fn give_back_column(&mut self, c: usize) {
+        if self.multiple[c] {
+            if self.remaining[c] == 0 {
+                self.uncover(c);
+            }
+            self.remaining[c] += 1;
+        } else {
+            self.uncover(c);
+        }
+    }
+
+    /// Finds every solution that uses row `first`, calling `found` with the rows of each
+    /// (`first` included). Returns `Flow::Stop` if the callback stopped the search.
+    pub fn solve_with(&mut self, first: usize, found: &mut dyn FnMut(&[u32]) -> Flow) -> Flow {
+        let node = self.row_start[first] as usize;
+        // Selecting a given row: take every column it meets.
+        self.take_column(self.column[node] as usize);
+        self.take_others(node);
+        let left = self.pieces;
+        self.counts.attempts[left] += 1;
+        self.counts.fits[left] += 1;
+        self.chosen.push(first as u32);
+        self.search(left - 1, found);
+        self.chosen.pop();
+        self.give_back_others(node);
+        self.give_back_column(self.column[node] as usize);
+        if self.stopped {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn search(&mut self, left: usize, found: &mut dyn FnMut(&[u32]) -> Flow) {
+        if self.right[ROOT] as usize == ROOT {
+            if found(&self.chosen) == Flow::Stop {
+                self.stopped = true;
+            }
+            return;
+        }
+        // The primary column with the fewest rows (the first of equals).
+        let mut best = self.right[ROOT] as usize;
+        let mut c = self.right[best] as usize;
+        while c != ROOT && self.len[best] > 0 {
+            if self.len[c] < self.len[best] {
+                best = c;
+            }
+            c = self.right[c] as usize;
+        }
+        if self.len[best] == 0 {
+            return;
+        }
+        self.cover(best);
+        let mut r = self.down[best] as usize;
+        while r != best {
+            self.counts.attempts[left] += 1;
+            self.counts.fits[left] += 1;
+            self.chosen.push(self.row[r]);
+            self.take_others(r);
+            self.search(left - 1, found);
+            self.give_back_others(r);
+            self.chosen.pop();
+            if self.stopped {
+                break;
+            }
+            r = self.down[r] as usize;
+        }
+        self.uncover(best);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(cells: usize, shapes: &[usize], rows: &[(usize, &[u16])], first: &[usize]) -> usize {
+        let mut m = Dlx::new(cells, shapes);
+        for (s, r) in rows {
+            m.add_row(*s, r);
+        }
+        let mut n = 0;
+        for &f in first {
+            m.solve_with(f, &mut |_| {
+                n += 1;
+                Flow::Continue
+            });
+        }
+        n
+    }
+
+    #[test]
+    fn dominoes_in_a_two_by_two() {
+        // Cells 0 1 / 2 3; two copies of the domino: two tilings, each counted once.
+        let rows: [(usize, &[u16]); 4] = [(0, &[0, 1]), (0, &[2, 3]), (0, &[0, 2]), (0, &[1, 3])];
+        // Rows covering cell 0 partition the solutions.
+        assert_eq!(count(4, &[2], &rows, &[0, 2]), 2);
+    }
+
+    #[test]
+    fn copies_are_not_overused() {
+        // Three cells in a row, a monomino with 3 copies: one solution.
+        let rows: [(usize, &[u16]); 3] = [(0, &[0]), (0, &[1]), (0, &[2])];
+        assert_eq!(count(3, &[3], &rows, &[0]), 1);
+        // Two distinct monominoes and a domino in a row of 4: a b dd, b a dd, a dd b, ...
+        let rows: [(usize, &[u16]); 11] = [
+            (0, &[0]), (0, &[1]), (0, &[2]), (0, &[3]),
+            (1, &[0]), (1, &[1]), (1, &[2]), (1, &[3]),
+            (2, &[0, 1]), (2, &[1, 2]), (2, &[2, 3]),
+        ];
+        // Positions of the domino: 3; the two monominoes fill the rest in 2 ways each.
+        assert_eq!(count(4, &[1, 1, 1], &rows, &[8, 9, 10]), 6);
+    }
+
+    #[test]
+    fn stop_ends_the_search() {
+        let rows: [(usize, &[u16]); 3] = [(0, &[0]), (0, &[1]), (0, &[2])];
+        let mut m = Dlx::new(3, &[3]);
+        for (s, r) in rows {
+            m.add_row(s, r);
+        }
+        assert_eq!(m.solve_with(0, &mut |_| Flow::Stop), Flow::Stop);
+    }
+}

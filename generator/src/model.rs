@@ -1,0 +1,485 @@
+//! The puzzle model: open cells in fill order, shapes with copy counts, bounded images,
+//! the symmetry group of the box, and the first stage that breaks that symmetry.
+//!
+//! Everything here is exact and independent of how the search is run: the generic
+//! engine and the generator both start from a [`Puzzle`].
+
+use std::collections::BTreeMap;
+
+use crate::diag::Diagnostic;
+use crate::geometry::{self, Coord, Orthogonal};
+use crate::parse::PuzzleDef;
+
+/// A cell number: the position of an open cell in fill order.
+pub type Cell = u16;
+
+/// A puzzle ready to be searched.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    pub name: String,
+    pub dims: [usize; 3],
+    pub one_side: bool,
+    /// The open cells (not covered by a stationary piece) in fill order; a cell's number
+    /// is its index here. The fill order scans the shortest side fastest, as Fletcher did.
+    pub cells: Vec<Coord>,
+    /// For each grid position `x + X*(y + Y*z)`: the open cell there, if any.
+    pub cell_at: Vec<Option<Cell>>,
+    /// For each grid position: the stationary piece covering it, if any.
+    pub stationary_at: Vec<Option<usize>>,
+    /// Every piece, mobile and stationary, in definition order.
+    pub pieces: Vec<Piece>,
+    /// Mobile shapes up to the allowed rotations, in order of first definition.
+    pub shapes: Vec<Shape>,
+    /// Every bounded image of every shape, grouped by shape.
+    pub images: Vec<Image>,
+    /// For each shape, the range of its images in `images`.
+    pub shape_images: Vec<std::ops::Range<usize>>,
+    /// Whether every shape's mirror image is a shape with the same number of copies.
+    pub mirror_closed: bool,
+    /// Look-up from an image's cells to its number.
+    image_index: BTreeMap<Vec<Cell>, usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub name: String,
+    /// The shape of a mobile piece; `None` for a stationary one.
+    pub shape: Option<usize>,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// The mobile pieces of this shape (its copies), in definition order.
+    pub pieces: Vec<usize>,
+    pub size: usize,
+    /// The distinct orientations under the allowed rotations, normalized.
+    pub orientations: Vec<Vec<Coord>>,
+    /// The shape that is this one's mirror image, if the puzzle has it.
+    pub mirror: Option<usize>,
+}
+
+impl Shape {
+    pub fn count(&self) -> usize {
+        self.pieces.len()
+    }
+}
+
+/// One placement of one shape: a set of open cells, sorted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub shape: usize,
+    pub cells: Vec<Cell>,
+}
+
+/// Which transformations of a solution count as the same solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymmetryMode {
+    /// Rotations of the box (and, for one-sided sets closed under mirroring, its flips).
+    Rotations,
+    /// Reflections too, for piece sets closed under mirroring.
+    Mirror,
+}
+
+/// A symmetry of the box and its stationary pattern, acting on solutions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symmetry {
+    pub transform: Orthogonal,
+    /// Where each open cell goes.
+    pub cell_map: Vec<Cell>,
+    /// Which shape each shape becomes: itself, or its mirror image for maps that turn
+    /// pieces over in a way the pieces themselves cannot.
+    pub shape_map: Vec<usize>,
+}
+
+impl Symmetry {
+    pub fn mirrors(&self) -> bool {
+        self.shape_map.iter().enumerate().any(|(s, &t)| s != t)
+    }
+}
+
+/// How redundant solutions are kept out, as the user asked (`-r`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Redundancy {
+    /// Choose a piece automatically (`-r #`).
+    Auto,
+    /// Constrain the named piece (`-r NAME`).
+    Piece(String),
+    /// Report every solution (`-r .`).
+    Off,
+}
+
+/// The first placement of every search: a list of images that every solution meets
+/// exactly once (the images of one piece, or the images covering one cell), cut down to
+/// one per orbit of the symmetry group when a filter is active.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstStage {
+    pub kind: FirstKind,
+    pub entries: Vec<FirstEntry>,
+    /// Whether every solution must be checked against the whole group (the post-filter
+    /// used when no piece can carry the symmetry breaking).
+    pub full_check: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FirstKind {
+    /// Every image of this piece (or one per orbit).
+    Piece(usize),
+    /// Every image covering this cell.
+    Cell(Cell),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstEntry {
+    pub image: usize,
+    /// The non-identity group elements (indices into the group) that fix this image:
+    /// a solution through it is kept only if no such element makes it smaller.
+    pub stabiliser: Vec<usize>,
+}
+
+/// Why a requested symmetry mode or filter piece cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotApplicable(pub String);
+
+impl Puzzle {
+    /// Builds the model of one parsed puzzle. `name` is what the puzzle is called in output.
+    pub fn build(def: &PuzzleDef, name: &str, file: &str) -> Result<Puzzle, Vec<Diagnostic>> {
+        let dims = def.dims;
+        if def.pieces.iter().all(|p| p.stationary) {
+            return Err(vec![Diagnostic::new(file, def.line, 1, "the puzzle has no mobile pieces")]);
+        }
+        let grid_len = dims[0] * dims[1] * dims[2];
+        let grid = |c: Coord| -> usize {
+            c[0] as usize + dims[0] * (c[1] as usize + dims[1] * c[2] as usize)
+        };
+        let inside = |c: Coord| (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < dims[i]);
+
+        let mut stationary_at = vec![None; grid_len];
+        for (p, piece) in def.pieces.iter().enumerate() {
+            if piece.stationary {
+                for &c in &piece.cells {
+                    if !inside(c) || stationary_at[grid(c)].is_some() {
+                        // The reader rejects these; a model built from other input still must not panic.
+                        return Err(vec![Diagnostic::new(
+                            file,
+                            piece.line,
+                            1,
+                            format!("stationary piece '{}' is outside the box or overlaps another", piece.name),
+                        )]);
+                    }
+                    stationary_at[grid(c)] = Some(p);
+                }
+            }
+        }
+
+        // Fill order: the shortest side varies fastest (ties: x before y before z).
+        let mut axes = [0usize, 1, 2];
+        axes.sort_by_key(|&a| (dims[a], a));
+        let mut cells = Vec::new();
+        for outer in 0..dims[axes[2]] {
+            for middle in 0..dims[axes[1]] {
+                for inner in 0..dims[axes[0]] {
+                    let mut c = [0i32; 3];
+                    c[axes[2]] = outer as i32;
+                    c[axes[1]] = middle as i32;
+                    c[axes[0]] = inner as i32;
+                    if stationary_at[grid(c)].is_none() {
+                        cells.push(c);
+                    }
+                }
+            }
+        }
+        let mut cell_at = vec![None; grid_len];
+        for (i, &c) in cells.iter().enumerate() {
+            cell_at[grid(c)] = Some(i as Cell);
+        }
+
+        let maps = if def.one_side { Orthogonal::z_rotations() } else { Orthogonal::rotations() };
+        let mut pieces = Vec::new();
+        let mut shapes: Vec<Shape> = Vec::new();
+        let mut canon: Vec<Vec<Coord>> = Vec::new();
+        for piece in &def.pieces {
+            let shape = if piece.stationary {
+                None
+            } else {
+                let c = geometry::canonical(&piece.cells, &maps);
+                let s = match canon.iter().position(|k| *k == c) {
+                    Some(s) => s,
+                    None => {
+                        canon.push(c);
+                        shapes.push(Shape {
+                            pieces: Vec::new(),
+                            size: piece.cells.len(),
+                            orientations: geometry::orientations(&piece.cells, &maps),
+                            mirror: None,
+                        });
+                        shapes.len() - 1
+                    }
+                };
+                shapes[s].pieces.push(pieces.len());
+                Some(s)
+            };
+            pieces.push(Piece { name: piece.name.clone(), shape, line: piece.line });
+        }
+        for s in 0..shapes.len() {
+            let m = geometry::canonical(&geometry::mirror(&shapes[s].orientations[0]), &maps);
+            shapes[s].mirror = canon.iter().position(|k| *k == m);
+        }
+        let mirror_closed = shapes
+            .iter()
+            .all(|s| s.mirror.is_some_and(|m| shapes[m].count() == s.count()));
+
+        let mut images = Vec::new();
+        let mut shape_images = Vec::new();
+        for (s, shape) in shapes.iter().enumerate() {
+            let start = images.len();
+            for orientation in &shape.orientations {
+                let mut extent = [0i32; 3];
+                for c in orientation {
+                    for i in 0..3 {
+                        extent[i] = extent[i].max(c[i]);
+                    }
+                }
+                for tz in 0..(dims[2] as i32 - extent[2]).max(0) {
+                    for ty in 0..(dims[1] as i32 - extent[1]).max(0) {
+                        for tx in 0..(dims[0] as i32 - extent[0]).max(0) {
+                            let placed: Option<Vec<Cell>> = orientation
+                                .iter()
+                                .map(|c| cell_at[grid([c[0] + tx, c[1] + ty, c[2] + tz])])
+                                .collect();
+                            if let Some(mut placed) = placed {
+                                placed.sort_unstable();
+                                images.push(Image { shape: s, cells: placed });
+                            }
+                        }
+                    }
+                }
+            }
+            shape_images.push(start..images.len());
+        }
+        let image_index = images.iter().enumerate().map(|(i, im)| (im.cells.clone(), i)).collect();
+
+        Ok(Puzzle {
+            name: name.to_string(),
+            dims,
+            one_side: def.one_side,
+            cells,
+            cell_at,
+            stationary_at,
+            pieces,
+            shapes,
+            images,
+            shape_images,
+            mirror_closed,
+            image_index,
+        })
+    }
+
+    /// The number of mobile pieces, which is the depth of every search.
+    pub fn mobile_pieces(&self) -> usize {
+        self.shapes.iter().map(Shape::count).sum()
+    }
+
+    fn grid(&self, c: Coord) -> usize {
+        c[0] as usize + self.dims[0] * (c[1] as usize + self.dims[1] * c[2] as usize)
+    }
+
+    /// The image of `shape` covering exactly `cells` (sorted), if there is one.
+    pub fn find_image(&self, shape: usize, cells: &[Cell]) -> Option<usize> {
+        self.image_index.get(cells).copied().filter(|&i| self.images[i].shape == shape)
+    }
+
+    /// The symmetry group under `mode`, the identity first. Mirror mode is refused when
+    /// the piece set is not closed under mirroring.
+    pub fn group(&self, mode: SymmetryMode) -> Result<Vec<Symmetry>, NotApplicable> {
+        if mode == SymmetryMode::Mirror && !self.mirror_closed {
+            let missing = self
+                .shapes
+                .iter()
+                .find(|s| !s.mirror.is_some_and(|m| self.shapes[m].count() == s.count()))
+                .map(|s| self.pieces[s.pieces[0]].name.clone())
+                .unwrap_or_default();
+            return Err(NotApplicable(format!(
+                "--mirror does not apply: the piece set is not closed under mirroring \
+                 (the mirror image of piece '{missing}' is not among the pieces with the same count)"
+            )));
+        }
+        // Maps that turn pieces over in a way they cannot turn themselves identify mirror
+        // images. One-sided sets closed under mirroring admit them as polycube does; so
+        // does mirror mode.
+        let allow_mirroring = self.mirror_closed && (self.one_side || mode == SymmetryMode::Mirror);
+        let identity_shapes: Vec<usize> = (0..self.shapes.len()).collect();
+        let mirrored_shapes: Vec<usize> =
+            self.shapes.iter().enumerate().map(|(s, sh)| sh.mirror.unwrap_or(s)).collect();
+        let mut group: Vec<Symmetry> = Vec::new();
+        'maps: for t in Orthogonal::all() {
+            if (0..3).any(|i| self.dims[t.perm[i]] != self.dims[i]) {
+                continue;
+            }
+            let mirrors = if self.one_side {
+                if t.perm[2] != 2 {
+                    continue;
+                }
+                t.planar_det() < 0
+            } else {
+                t.det() < 0
+            };
+            if mirrors && !allow_mirroring {
+                continue;
+            }
+            let mut cell_map = Vec::with_capacity(self.cells.len());
+            for &c in &self.cells {
+                match self.cell_at[self.grid(t.apply_in_box(c, self.dims))] {
+                    Some(d) => cell_map.push(d),
+                    None => continue 'maps,
+                }
+            }
+            let shape_map = if mirrors { mirrored_shapes.clone() } else { identity_shapes.clone() };
+            let symmetry = Symmetry { transform: t, cell_map, shape_map };
+            if !group.iter().any(|g| g.cell_map == symmetry.cell_map && g.shape_map == symmetry.shape_map) {
+                group.push(symmetry);
+            }
+        }
+        Ok(group)
+    }
+
+    /// Where `g` sends image `i`.
+    pub fn map_image(&self, g: &Symmetry, i: usize) -> Option<usize> {
+        let image = &self.images[i];
+        let mut cells: Vec<Cell> = image.cells.iter().map(|&c| g.cell_map[c as usize]).collect();
+        cells.sort_unstable();
+        self.find_image(g.shape_map[image.shape], &cells)
+    }
+
+    /// The pieces that can carry the symmetry breaking under `group`: uniquely shaped,
+    /// and their own mirror image when the group turns pieces over.
+    fn filter_candidates(&self, group: &[Symmetry]) -> Vec<usize> {
+        let mirroring = group.iter().any(Symmetry::mirrors);
+        self.shapes
+            .iter()
+            .enumerate()
+            .filter(|(s, shape)| shape.count() == 1 && (!mirroring || shape.mirror == Some(*s)))
+            .map(|(_, shape)| shape.pieces[0])
+            .collect()
+    }
+
+    /// Checks that the named piece can carry the symmetry breaking.
+    fn filter_piece(&self, name: &str, group: &[Symmetry]) -> Result<usize, NotApplicable> {
+        let Some(p) = self.pieces.iter().position(|p| p.name == name) else {
+            return Err(NotApplicable(format!("-r {name}: there is no piece named '{name}'")));
+        };
+        let Some(s) = self.pieces[p].shape else {
+            return Err(NotApplicable(format!("-r {name}: piece '{name}' is stationary")));
+        };
+        if self.shapes[s].count() != 1 {
+            return Err(NotApplicable(format!(
+                "-r {name}: piece '{name}' is not uniquely shaped ({} pieces share its shape)",
+                self.shapes[s].count()
+            )));
+        }
+        if !self.filter_candidates(group).contains(&p) {
+            return Err(NotApplicable(format!(
+                "-r {name}: piece '{name}' is not its own mirror image, so it cannot break a symmetry that turns pieces over"
+            )));
+        }
+        Ok(p)
+    }
+
+    /// One image per orbit of `group` on the images of `piece` (the least, in cell order),
+    /// each with its stabiliser.
+    pub fn orbit_representatives(&self, piece: usize, group: &[Symmetry]) -> Vec<FirstEntry> {
+        let s = self.pieces[piece].shape.expect("a mobile piece");
+        let range = self.shape_images[s].clone();
+        let mut seen = vec![false; range.len()];
+        let mut entries = Vec::new();
+        for i in range.clone() {
+            if seen[i - range.start] {
+                continue;
+            }
+            let mut orbit = Vec::new();
+            let mut stabiliser = Vec::new();
+            for (k, g) in group.iter().enumerate() {
+                let j = self.map_image(g, i).expect("a symmetry maps images to images");
+                seen[j - range.start] = true;
+                orbit.push(j);
+                if k != 0 && j == i {
+                    stabiliser.push(k);
+                }
+            }
+            // The representative is the least image of the orbit by its cells; its
+            // stabiliser is conjugate to that of `i` and is computed afresh.
+            let rep = *orbit.iter().min_by(|&&a, &&b| self.images[a].cells.cmp(&self.images[b].cells)).unwrap();
+            let stabiliser = if rep == i {
+                stabiliser
+            } else {
+                (1..group.len()).filter(|&k| self.map_image(&group[k], rep) == Some(rep)).collect()
+            };
+            entries.push(FirstEntry { image: rep, stabiliser });
+        }
+        entries.sort_by(|a, b| self.images[a.image].cells.cmp(&self.images[b.image].cells));
+        entries
+    }
+
+    /// The first stage for the redundancy filter the user asked for, under `group`.
+    pub fn first_stage(&self, redundancy: &Redundancy, group: &[Symmetry]) -> Result<FirstStage, NotApplicable> {
+        let piece = match redundancy {
+            Redundancy::Piece(name) => Some(self.filter_piece(name, group)?),
+            Redundancy::Auto | Redundancy::Off => self.auto_piece(group),
+        };
+        let all_entries = |images: Vec<usize>| -> Vec<FirstEntry> {
+            images.into_iter().map(|image| FirstEntry { image, stabiliser: Vec::new() }).collect()
+        };
+        Ok(match (piece, redundancy) {
+            (Some(p), Redundancy::Off) => FirstStage {
+                kind: FirstKind::Piece(p),
+                entries: all_entries(self.shape_images[self.pieces[p].shape.unwrap()].clone().collect()),
+                full_check: false,
+            },
+            (Some(p), _) => FirstStage {
+                kind: FirstKind::Piece(p),
+                entries: self.orbit_representatives(p, group),
+                full_check: false,
+            },
+            (None, _) => {
+                // No piece can carry the filter: start from the images covering the first
+                // cell and check every solution against the whole group instead.
+                let covering = (0..self.images.len()).filter(|&i| self.images[i].cells.first() == Some(&0)).collect();
+                FirstStage {
+                    kind: FirstKind::Cell(0),
+                    entries: all_entries(covering),
+                    full_check: *redundancy != Redundancy::Off && group.len() > 1,
+                }
+            }
+        })
+    }
+
+    /// The piece the automatic filter constrains: the candidate whose kept images are the
+    /// smallest fraction of its images (the best at removing redundancy), then the largest
+    /// piece (big awkward pieces are best placed first), then the fewest kept images.
+    pub fn auto_piece(&self, group: &[Symmetry]) -> Option<usize> {
+        let mut best: Option<(usize, usize, usize)> = None; // (piece, kept, total)
+        for p in self.filter_candidates(group) {
+            let s = self.pieces[p].shape.unwrap();
+            let total = self.shape_images[s].len();
+            if total == 0 {
+                // A piece that fits nowhere: the puzzle has no solution, and this piece
+                // says so at once.
+                return Some(p);
+            }
+            let kept = self.orbit_representatives(p, group).len();
+            let better = match best {
+                None => true,
+                Some((q, k, t)) => {
+                    let (a, b) = (kept * t, k * total);
+                    a < b
+                        || (a == b && self.shapes[s].size > self.shapes[self.pieces[q].shape.unwrap()].size)
+                        || (a == b && self.shapes[s].size == self.shapes[self.pieces[q].shape.unwrap()].size && kept < k)
+                }
+            };
+            if better {
+                best = Some((p, kept, total));
+            }
+        }
+        best.map(|(p, _, _)| p)
+    }
+}

@@ -1,0 +1,83 @@
+//! What a solver tells the runtime about its puzzle: the box, the pieces, the images and
+//! the symmetry tables. Generated solvers build it from constant tables; the generic
+//! engine builds it from the model.
+
+/// What occupies one position of the box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// An open cell, by its number.
+    Open(u16),
+    /// A stationary piece, by its index in `PuzzleInfo::piece_names`.
+    Stationary(u16),
+}
+
+/// One bounded image: its shape and its cells (sorted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageInfo {
+    pub shape: u16,
+    pub cells: Vec<u16>,
+}
+
+/// A symmetry acting on solutions: where each cell goes, and which shape each shape
+/// becomes (its mirror image, for maps that turn one-sided pieces over).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    pub cell_map: Vec<u16>,
+    pub shape_map: Vec<u16>,
+}
+
+/// The first placements of a search: every solution meets exactly one of `images`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstInfo {
+    /// What the first placements are, for `-i`: a piece name, or `cell N`.
+    pub what: String,
+    /// The piece constrained by the filter, or `off`, or `post`.
+    pub filter: String,
+    pub images: Vec<u16>,
+    /// For each first image, the group elements (indices into the group) that fix it:
+    /// a solution through it counts only if none of them makes it smaller.
+    pub stabilisers: Vec<Vec<u16>>,
+    /// Check every solution against the whole group (the post-filter).
+    pub full_check: bool,
+}
+
+/// A symmetry mode: its group and the filtered first stage under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymmetryInfo {
+    /// `rotations` or `rotations+reflections`.
+    pub name: String,
+    /// The group, identity first.
+    pub group: Vec<Element>,
+    pub filtered: FirstInfo,
+}
+
+/// Everything the runtime knows about a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleInfo {
+    pub name: String,
+    /// Which solver this is, for `-i`.
+    pub engine: String,
+    pub dims: [usize; 3],
+    /// One slot per position `x + X*(y + Y*z)`.
+    pub grid: Vec<Slot>,
+    pub piece_names: Vec<String>,
+    /// For each shape, its copies (indices into `piece_names`).
+    pub shape_pieces: Vec<Vec<u16>>,
+    pub images: Vec<ImageInfo>,
+    /// The unfiltered first stage (`-r .`).
+    pub unfiltered: FirstInfo,
+    pub rotations: SymmetryInfo,
+    /// The mirror mode, or why it does not apply.
+    pub mirror: Result<SymmetryInfo, String>,
+}
+
+impl PuzzleInfo {
+    pub fn cells(&self) -> usize {
+        self.grid.iter().filter(|s| matches!(s, Slot::Open(_))).count()
+    }
+
+    /// The number of mobile pieces: the depth of every search.
+    pub fn pieces_to_place(&self) -> usize {
+        self.shape_pieces.iter().map(Vec::len).sum()
+    }
+}

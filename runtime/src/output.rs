@@ -1,0 +1,67 @@
+//! Output in polycube's formats: the brief solution layout and `-i`'s `KEY=VALUE` lines.
+
+use std::fmt::Write as _;
+
+use crate::info::{PuzzleInfo, Slot};
+
+/// Writes solution `n` (the images in `placed`) in polycube's brief layout: a blank line,
+/// `# --- SOLUTION n ---`, then one row per y from the top, z layers side by side.
+pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut String) {
+    let [xd, yd, zd] = info.dims;
+    // Which piece covers each open cell: copies of a shape are named in definition order,
+    // by the least cell of each image, so the listing does not depend on search order.
+    let mut by_shape: Vec<Vec<u16>> = vec![Vec::new(); info.shape_pieces.len()];
+    for &i in placed {
+        by_shape[info.images[i as usize].shape as usize].push(i);
+    }
+    let mut owner = vec![u16::MAX; info.cells()];
+    for (s, images) in by_shape.iter_mut().enumerate() {
+        images.sort_by_key(|&i| info.images[i as usize].cells[0]);
+        for (k, &i) in images.iter().enumerate() {
+            let piece = info.shape_pieces[s].get(k).copied().unwrap_or(u16::MAX);
+            for &c in &info.images[i as usize].cells {
+                owner[c as usize] = piece;
+            }
+        }
+    }
+    let width = info.piece_names.iter().map(|n| n.chars().count()).max().unwrap_or(1) + 1;
+    let _ = write!(out, "\n# --- SOLUTION {n} ---\n");
+    for y in (0..yd).rev() {
+        for z in 0..zd {
+            if z > 0 {
+                out.push_str(", ");
+            }
+            for x in 0..xd {
+                let piece = match info.grid[x + xd * (y + yd * z)] {
+                    Slot::Open(c) => owner[c as usize],
+                    Slot::Stationary(p) => p,
+                };
+                let name = info.piece_names.get(piece as usize).map(String::as_str).unwrap_or(".");
+                let _ = write!(out, "{name:>width$}");
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// Statistics per number of pieces left to place (index 0 unused).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub attempts: Vec<u64>,
+    pub fits: Vec<u64>,
+}
+
+impl Stats {
+    pub fn new(pieces: usize) -> Stats {
+        Stats { attempts: vec![0; pieces + 1], fits: vec![0; pieces + 1] }
+    }
+
+    pub fn add(&mut self, attempts: &[u64], fits: &[u64]) {
+        for (a, b) in self.attempts.iter_mut().zip(attempts) {
+            *a += b;
+        }
+        for (a, b) in self.fits.iter_mut().zip(fits) {
+            *a += b;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Command-line handling for `fila`: subcommands, reading files or standard input,
+//! reporting errors as `file:line:col: error: message` with exit status 2.
+
+use std::io::{Read, Write};
+
+use clap::{Parser, Subcommand};
+use generator::engine::DlxSearch;
+use generator::model::Redundancy;
+use runtime::Options;
+
+#[derive(Parser)]
+#[command(name = "fila", version, about = "Solve polyomino and polycube packing puzzles (polycube's definition format)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve definition files (standard input when none is named) with the generic engine
+    Solve {
+        #[command(flatten)]
+        options: Options,
+        /// Definition files; `-` or none reads standard input
+        files: Vec<String>,
+    },
+}
+
+const SUBCOMMANDS: [&str; 3] = ["solve", "help", "merge"];
+
+/// Runs `fila` with `args` (the program name first) and returns the exit status.
+pub fn main(args: Vec<String>) -> i32 {
+    let mut args = runtime::options::normalize_args(args);
+    // polycube compatibility: no subcommand means `solve`.
+    let first = args.get(1).map(String::as_str);
+    let is_top_level_flag = matches!(first, Some("-h" | "--help" | "-V" | "--version"));
+    if !first.is_some_and(|a| SUBCOMMANDS.contains(&a)) && !(is_top_level_flag && args.len() == 2) {
+        args.insert(1, "solve".to_string());
+    }
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Solve { options, files } => solve(&options, &files),
+    }
+}
+
+fn read_input(file: &str) -> Result<(String, String), String> {
+    if file == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("error: cannot read standard input: {e}"))?;
+        Ok(("<stdin>".to_string(), text))
+    } else {
+        let bytes = std::fs::read(file).map_err(|e| format!("error: cannot read {file}: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("{file}:1:1: error: the file is not UTF-8 text"))?;
+        Ok((file.to_string(), text))
+    }
+}
+
+fn solve(options: &Options, files: &[String]) -> i32 {
+    let files: Vec<String> = if files.is_empty() { vec!["-".to_string()] } else { files.to_vec() };
+    let redundancy = match options.redundancy.as_str() {
+        "#" | "." => Redundancy::Auto,
+        name => Redundancy::Piece(name.to_string()),
+    };
+    // Read and check everything before solving anything: bad input gives no partial answer.
+    let mut infos = Vec::new();
+    let mut failed = false;
+    for file in &files {
+        let (name, text) = match read_input(file) {
+            Ok(t) => t,
+            Err(message) => {
+                eprintln!("{message}");
+                failed = true;
+                continue;
+            }
+        };
+        match generator::load(&name, &text) {
+            Ok(puzzles) => {
+                for puzzle in puzzles {
+                    match generator::info::puzzle_info(&puzzle, &redundancy, "generic engine: dancing links") {
+                        Ok(info) => infos.push(info),
+                        Err(why) => {
+                            eprintln!("{name}: error: {}", why.0);
+                            failed = true;
+                        }
+                    }
+                }
+            }
+            Err(diagnostics) => {
+                eprint!("{}", generator::diag::render(&diagnostics));
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return 2;
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for info in &infos {
+        let mut search = DlxSearch::new(info);
+        if let Err(runtime::UsageError(message)) = runtime::run(info, &mut search, options, &mut out) {
+            let _ = out.flush();
+            eprintln!("error: {message}");
+            return 2;
+        }
+    }
+    let _ = out.flush();
+    0
+}
