@@ -9,7 +9,11 @@ use generator::model::Redundancy;
 use runtime::Options;
 
 #[derive(Parser)]
-#[command(name = "fila", version, about = "Solve polyomino and polycube packing puzzles (polycube's definition format)")]
+#[command(
+    name = "fila",
+    version,
+    about = "Solve polyomino and polycube packing puzzles (polycube's definition format)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,17 +56,24 @@ pub fn main(args: Vec<String>) -> i32 {
 fn read_input(file: &str) -> Result<(String, String), String> {
     if file == "-" {
         let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("error: cannot read standard input: {e}"))?;
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("error: cannot read standard input: {e}"))?;
         Ok(("<stdin>".to_string(), text))
     } else {
         let bytes = std::fs::read(file).map_err(|e| format!("error: cannot read {file}: {e}"))?;
-        let text = String::from_utf8(bytes).map_err(|_| format!("{file}:1:1: error: the file is not UTF-8 text"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{file}:1:1: error: the file is not UTF-8 text"))?;
         Ok((file.to_string(), text))
     }
 }
 
 fn solve(options: &Options, files: &[String]) -> i32 {
-    let files: Vec<String> = if files.is_empty() { vec!["-".to_string()] } else { files.to_vec() };
+    let files: Vec<String> = if files.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        files.to_vec()
+    };
     let redundancy = match options.redundancy.as_str() {
         "#" | "." => Redundancy::Auto,
         name => Redundancy::Piece(name.to_string()),
@@ -82,7 +93,11 @@ fn solve(options: &Options, files: &[String]) -> i32 {
         match generator::load(&name, &text) {
             Ok(puzzles) => {
                 for puzzle in puzzles {
-                    match generator::info::puzzle_info(&puzzle, &redundancy, "generic engine: dancing links") {
+                    match generator::info::puzzle_info(
+                        &puzzle,
+                        &redundancy,
+                        "generic engine: dancing links",
+                    ) {
                         Ok(info) => infos.push(info),
                         Err(why) => {
                             eprintln!("{name}: error: {}", why.0);
@@ -104,7 +119,9 @@ fn solve(options: &Options, files: &[String]) -> i32 {
     let mut out = std::io::BufWriter::new(stdout.lock());
     for info in &infos {
         let mut search = DlxSearch::new(info);
-        if let Err(runtime::UsageError(message)) = runtime::run(info, &mut search, options, &mut out) {
+        if let Err(runtime::UsageError(message)) =
+            runtime::run(info, &mut search, options, &mut out)
+        {
             let _ = out.flush();
             eprintln!("error: {message}");
             return 2;

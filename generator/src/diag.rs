@@ -14,13 +14,22 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(file: &str, line: usize, col: usize, message: impl Into<String>) -> Self {
-        Diagnostic { file: file.to_string(), line, col, message: message.into() }
+        Diagnostic {
+            file: file.to_string(),
+            line,
+            col,
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+        write!(
+            f,
+            "{}:{}:{}: error: {}",
+            self.file, self.line, self.col, self.message
+        )
     }
 }
 

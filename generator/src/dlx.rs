@@ -74,7 +74,10 @@ impl Dlx {
             pieces,
             chosen: Vec::new(),
             stopped: false,
-            counts: Counts { attempts: vec![0; pieces + 1], fits: vec![0; pieces + 1] },
+            counts: Counts {
+                attempts: vec![0; pieces + 1],
+                fits: vec![0; pieces + 1],
+            },
         };
         for (s, &count) in shape_counts.iter().enumerate() {
             let h = 1 + cells + s;
@@ -100,13 +103,18 @@ impl Dlx {
         let number = self.row_start.len() as u32;
         let first = self.left.len() as u32;
         self.row_start.push(first);
-        let headers: Vec<usize> =
-            cells.iter().map(|&c| c as usize + 1).chain(std::iter::once(1 + self.cells + shape)).collect();
+        let headers: Vec<usize> = cells
+            .iter()
+            .map(|&c| c as usize + 1)
+            .chain(std::iter::once(1 + self.cells + shape))
+            .collect();
         let n = headers.len() as u32;
         for (k, &h) in headers.iter().enumerate() {
             let node = first + k as u32;
-            self.left.push(if k == 0 { first + n - 1 } else { node - 1 });
-            self.right.push(if k as u32 == n - 1 { first } else { node + 1 });
+            self.left
+                .push(if k == 0 { first + n - 1 } else { node - 1 });
+            self.right
+                .push(if k as u32 == n - 1 { first } else { node + 1 });
             let above = self.up[h];
             self.up.push(above);
             self.down.push(h as u32);
@@ -289,9 +297,17 @@ mod tests {
         assert_eq!(count(3, &[3], &rows, &[0]), 1);
         // Two distinct monominoes and a domino in a row of 4: a b dd, b a dd, a dd b, ...
         let rows: [(usize, &[u16]); 11] = [
-            (0, &[0]), (0, &[1]), (0, &[2]), (0, &[3]),
-            (1, &[0]), (1, &[1]), (1, &[2]), (1, &[3]),
-            (2, &[0, 1]), (2, &[1, 2]), (2, &[2, 3]),
+            (0, &[0]),
+            (0, &[1]),
+            (0, &[2]),
+            (0, &[3]),
+            (1, &[0]),
+            (1, &[1]),
+            (1, &[2]),
+            (1, &[3]),
+            (2, &[0, 1]),
+            (2, &[1, 2]),
+            (2, &[2, 3]),
         ];
         // Positions of the domino: 3; the two monominoes fill the rest in 2 ways each.
         assert_eq!(count(4, &[1, 1, 1], &rows, &[8, 9, 10]), 6);

@@ -36,6 +36,7 @@ impl Search for DlxSearch {
                 Flow::Stop
             }
         });
-        ctx.stats.add(&self.dlx.counts.attempts, &self.dlx.counts.fits);
+        ctx.stats
+            .add(&self.dlx.counts.attempts, &self.dlx.counts.fits);
     }
 }

@@ -11,11 +11,20 @@ pub struct Orthogonal {
     pub negate: [bool; 3],
 }
 
-const PERMUTATIONS: [[usize; 3]; 6] =
-    [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+const PERMUTATIONS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 impl Orthogonal {
-    pub const IDENTITY: Orthogonal = Orthogonal { perm: [0, 1, 2], negate: [false; 3] };
+    pub const IDENTITY: Orthogonal = Orthogonal {
+        perm: [0, 1, 2],
+        negate: [false; 3],
+    };
 
     /// All 48 maps, the identity first, in a fixed order.
     pub fn all() -> Vec<Orthogonal> {
@@ -36,7 +45,10 @@ impl Orthogonal {
 
     /// The 4 rotations about the z axis (pieces that may not be turned over).
     pub fn z_rotations() -> Vec<Orthogonal> {
-        Self::rotations().into_iter().filter(|o| o.perm[2] == 2 && !o.negate[2]).collect()
+        Self::rotations()
+            .into_iter()
+            .filter(|o| o.perm[2] == 2 && !o.negate[2])
+            .collect()
     }
 
     /// The determinant, +1 for a rotation and -1 for a map that mirrors.
@@ -45,13 +57,17 @@ impl Orthogonal {
             [0, 1, 2] | [1, 2, 0] | [2, 0, 1] => 1,
             _ => -1,
         };
-        self.negate.iter().fold(parity, |d, &n| if n { -d } else { d })
+        self.negate
+            .iter()
+            .fold(parity, |d, &n| if n { -d } else { d })
     }
 
     /// The determinant of the map restricted to the xy plane, for maps that keep the z axis.
     pub fn planar_det(&self) -> i32 {
         let parity = if self.perm[0] == 0 { 1 } else { -1 };
-        self.negate[..2].iter().fold(parity, |d, &n| if n { -d } else { d })
+        self.negate[..2]
+            .iter()
+            .fold(parity, |d, &n| if n { -d } else { d })
     }
 
     pub fn apply(&self, c: Coord) -> Coord {
@@ -69,7 +85,11 @@ impl Orthogonal {
         let mut out = [0; 3];
         for i in 0..3 {
             let v = c[self.perm[i]];
-            out[i] = if self.negate[i] { dims[self.perm[i]] as i32 - 1 - v } else { v };
+            out[i] = if self.negate[i] {
+                dims[self.perm[i]] as i32 - 1 - v
+            } else {
+                v
+            };
         }
         out
     }
@@ -83,8 +103,10 @@ pub fn normalize(cells: &[Coord]) -> Vec<Coord> {
             min[i] = min[i].min(c[i]);
         }
     }
-    let mut out: Vec<Coord> =
-        cells.iter().map(|c| [c[0] - min[0], c[1] - min[1], c[2] - min[2]]).collect();
+    let mut out: Vec<Coord> = cells
+        .iter()
+        .map(|c| [c[0] - min[0], c[1] - min[1], c[2] - min[2]])
+        .collect();
     out.sort_unstable();
     out
 }
@@ -104,7 +126,10 @@ pub fn orientations(cells: &[Coord], maps: &[Orthogonal]) -> Vec<Vec<Coord>> {
 
 /// A name for a shape's congruence class: its least orientation.
 pub fn canonical(cells: &[Coord], maps: &[Orthogonal]) -> Vec<Coord> {
-    orientations(cells, maps).into_iter().min().unwrap_or_default()
+    orientations(cells, maps)
+        .into_iter()
+        .min()
+        .unwrap_or_default()
 }
 
 /// The mirror image of `cells` in the plane x = 0.
@@ -131,7 +156,10 @@ mod tests {
         let a = vec![[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 1]];
         let rot = Orthogonal::rotations();
         assert_ne!(canonical(&a, &rot), canonical(&mirror(&a), &rot));
-        assert_eq!(canonical(&a, &Orthogonal::all()), canonical(&mirror(&a), &Orthogonal::all()));
+        assert_eq!(
+            canonical(&a, &Orthogonal::all()),
+            canonical(&mirror(&a), &Orthogonal::all())
+        );
     }
 
     #[test]

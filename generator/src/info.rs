@@ -3,7 +3,9 @@
 
 use runtime::{Element, FirstInfo, ImageInfo, PuzzleInfo, Slot, SymmetryInfo};
 
-use crate::model::{FirstKind, FirstStage, NotApplicable, Puzzle, Redundancy, Symmetry, SymmetryMode};
+use crate::model::{
+    FirstKind, FirstStage, NotApplicable, Puzzle, Redundancy, Symmetry, SymmetryMode,
+};
 
 fn first_info(puzzle: &Puzzle, stage: &FirstStage, redundancy: &Redundancy) -> FirstInfo {
     let what = match stage.kind {
@@ -20,7 +22,11 @@ fn first_info(puzzle: &Puzzle, stage: &FirstStage, redundancy: &Redundancy) -> F
         what,
         filter,
         images: stage.entries.iter().map(|e| e.image as u16).collect(),
-        stabilisers: stage.entries.iter().map(|e| e.stabiliser.iter().map(|&k| k as u16).collect()).collect(),
+        stabilisers: stage
+            .entries
+            .iter()
+            .map(|e| e.stabiliser.iter().map(|&k| k as u16).collect())
+            .collect(),
         full_check: stage.full_check,
     }
 }
@@ -28,13 +34,20 @@ fn first_info(puzzle: &Puzzle, stage: &FirstStage, redundancy: &Redundancy) -> F
 fn elements(group: &[Symmetry]) -> Vec<Element> {
     group
         .iter()
-        .map(|g| Element { cell_map: g.cell_map.clone(), shape_map: g.shape_map.iter().map(|&s| s as u16).collect() })
+        .map(|g| Element {
+            cell_map: g.cell_map.clone(),
+            shape_map: g.shape_map.iter().map(|&s| s as u16).collect(),
+        })
         .collect()
 }
 
 /// The runtime description of `puzzle` with the filter `redundancy` (`Auto` or a piece;
 /// the unfiltered stage is always included). `engine` names the solver for `-i`.
-pub fn puzzle_info(puzzle: &Puzzle, redundancy: &Redundancy, engine: &str) -> Result<PuzzleInfo, NotApplicable> {
+pub fn puzzle_info(
+    puzzle: &Puzzle,
+    redundancy: &Redundancy,
+    engine: &str,
+) -> Result<PuzzleInfo, NotApplicable> {
     let grid = (0..puzzle.cell_at.len())
         .map(|g| match (puzzle.cell_at[g], puzzle.stationary_at[g]) {
             (Some(c), _) => Slot::Open(c),
@@ -45,23 +58,39 @@ pub fn puzzle_info(puzzle: &Puzzle, redundancy: &Redundancy, engine: &str) -> Re
     let symmetry = |mode: SymmetryMode, name: &str| -> Result<SymmetryInfo, NotApplicable> {
         let group = puzzle.group(mode)?;
         let stage = puzzle.first_stage(redundancy, &group)?;
-        Ok(SymmetryInfo { name: name.to_string(), group: elements(&group), filtered: first_info(puzzle, &stage, redundancy) })
+        Ok(SymmetryInfo {
+            name: name.to_string(),
+            group: elements(&group),
+            filtered: first_info(puzzle, &stage, redundancy),
+        })
     };
     let rotations = symmetry(SymmetryMode::Rotations, "rotations")?;
-    let mirror = symmetry(SymmetryMode::Mirror, "rotations+reflections").map_err(|NotApplicable(why)| why);
+    let mirror =
+        symmetry(SymmetryMode::Mirror, "rotations+reflections").map_err(|NotApplicable(why)| why);
     let rotation_group = puzzle.group(SymmetryMode::Rotations)?;
-    let unfiltered = first_info(puzzle, &puzzle.first_stage(&Redundancy::Off, &rotation_group)?, &Redundancy::Off);
+    let unfiltered = first_info(
+        puzzle,
+        &puzzle.first_stage(&Redundancy::Off, &rotation_group)?,
+        &Redundancy::Off,
+    );
     Ok(PuzzleInfo {
         name: puzzle.name.clone(),
         engine: engine.to_string(),
         dims: puzzle.dims,
         grid,
         piece_names: puzzle.pieces.iter().map(|p| p.name.clone()).collect(),
-        shape_pieces: puzzle.shapes.iter().map(|s| s.pieces.iter().map(|&p| p as u16).collect()).collect(),
+        shape_pieces: puzzle
+            .shapes
+            .iter()
+            .map(|s| s.pieces.iter().map(|&p| p as u16).collect())
+            .collect(),
         images: puzzle
             .images
             .iter()
-            .map(|i| ImageInfo { shape: i.shape as u16, cells: i.cells.clone() })
+            .map(|i| ImageInfo {
+                shape: i.shape as u16,
+                cells: i.cells.clone(),
+            })
             .collect(),
         unfiltered,
         rotations,

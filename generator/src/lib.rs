@@ -7,11 +7,11 @@
 
 pub mod diag;
 pub mod dlx;
+pub mod engine;
 pub mod geometry;
+pub mod info;
 pub mod model;
 pub mod parse;
-pub mod engine;
-pub mod info;
 
 use diag::Diagnostic;
 use model::Puzzle;
@@ -21,11 +21,19 @@ use model::Puzzle;
 /// the first when the stream holds several).
 pub fn load(file: &str, text: &str) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
     let defs = parse::parse(file, text)?;
-    let stem = std::path::Path::new(file).file_stem().and_then(|s| s.to_str()).unwrap_or("stdin").to_string();
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("stdin")
+        .to_string();
     let mut puzzles = Vec::new();
     let mut errors = Vec::new();
     for (k, def) in defs.iter().enumerate() {
-        let name = if k == 0 { stem.clone() } else { format!("{stem}.{}", k + 1) };
+        let name = if k == 0 {
+            stem.clone()
+        } else {
+            format!("{stem}.{}", k + 1)
+        };
         match Puzzle::build(def, &name, file) {
             Ok(p) => puzzles.push(p),
             Err(e) => errors.extend(e),
@@ -36,4 +44,65 @@ pub fn load(file: &str, text: &str) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
     } else {
         Err(errors)
     }
+}
+pub mod emit;
+pub mod lower;
+pub mod stamp;
+
+/// The generator's version, written into every generated file's stamp.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// How to generate a solver.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The piece the generated solver places first to break the box's symmetry.
+    pub redundancy: model::Redundancy,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            redundancy: model::Redundancy::Auto,
+        }
+    }
+}
+
+/// Generates the solver for the one puzzle in `text`, read from `path` (as the user
+/// names it, for diagnostics and the stamp). Returns the whole file, stamp included.
+pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<Diagnostic>> {
+    let puzzles = load(path, text)?;
+    let [puzzle] = &puzzles[..] else {
+        return Err(vec![Diagnostic::new(
+            path,
+            1,
+            1,
+            format!(
+                "a generated solver is for one puzzle, and this file holds {}",
+                puzzles.len()
+            ),
+        )]);
+    };
+    let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
+    let info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
+        .map_err(|e| at_d(e.0))?;
+    let ir = lower::lower(puzzle).map_err(|e| at_d(e.0))?;
+    let description = format!(
+        "A FILA solver for {path}: {} cells, {} pieces of {} shapes, {} images; {} placed first.",
+        ir.cells,
+        puzzle.mobile_pieces(),
+        puzzle.shapes.len(),
+        puzzle.images.len(),
+        info.rotations.filtered.what,
+    );
+    let mut out = stamp::header(path, text, VERSION);
+    out.push('\n');
+    out.push_str(&emit::emit(&ir, &info, &description));
+    Ok(out)
+}
+
+/// The line of the first `D` directive, where puzzle-wide problems are reported.
+fn puzzle_line(text: &str) -> usize {
+    text.lines()
+        .position(|l| l.trim_start().starts_with("D:"))
+        .map_or(1, |i| i + 1)
 }

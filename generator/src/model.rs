@@ -146,7 +146,12 @@ impl Puzzle {
     pub fn build(def: &PuzzleDef, name: &str, file: &str) -> Result<Puzzle, Vec<Diagnostic>> {
         let dims = def.dims;
         if def.pieces.iter().all(|p| p.stationary) {
-            return Err(vec![Diagnostic::new(file, def.line, 1, "the puzzle has no mobile pieces")]);
+            return Err(vec![Diagnostic::new(
+                file,
+                def.line,
+                1,
+                "the puzzle has no mobile pieces",
+            )]);
         }
         let grid_len = dims[0] * dims[1] * dims[2];
         let grid = |c: Coord| -> usize {
@@ -164,7 +169,10 @@ impl Puzzle {
                             file,
                             piece.line,
                             1,
-                            format!("stationary piece '{}' is outside the box or overlaps another", piece.name),
+                            format!(
+                                "stationary piece '{}' is outside the box or overlaps another",
+                                piece.name
+                            ),
                         )]);
                     }
                     stationary_at[grid(c)] = Some(p);
@@ -194,7 +202,11 @@ impl Puzzle {
             cell_at[grid(c)] = Some(i as Cell);
         }
 
-        let maps = if def.one_side { Orthogonal::z_rotations() } else { Orthogonal::rotations() };
+        let maps = if def.one_side {
+            Orthogonal::z_rotations()
+        } else {
+            Orthogonal::rotations()
+        };
         let mut pieces = Vec::new();
         let mut shapes: Vec<Shape> = Vec::new();
         let mut canon: Vec<Vec<Coord>> = Vec::new();
@@ -219,7 +231,11 @@ impl Puzzle {
                 shapes[s].pieces.push(pieces.len());
                 Some(s)
             };
-            pieces.push(Piece { name: piece.name.clone(), shape, line: piece.line });
+            pieces.push(Piece {
+                name: piece.name.clone(),
+                shape,
+                line: piece.line,
+            });
         }
         for s in 0..shapes.len() {
             let m = geometry::canonical(&geometry::mirror(&shapes[s].orientations[0]), &maps);
@@ -249,7 +265,10 @@ impl Puzzle {
                                 .collect();
                             if let Some(mut placed) = placed {
                                 placed.sort_unstable();
-                                images.push(Image { shape: s, cells: placed });
+                                images.push(Image {
+                                    shape: s,
+                                    cells: placed,
+                                });
                             }
                         }
                     }
@@ -257,7 +276,11 @@ impl Puzzle {
             }
             shape_images.push(start..images.len());
         }
-        let image_index = images.iter().enumerate().map(|(i, im)| (im.cells.clone(), i)).collect();
+        let image_index = images
+            .iter()
+            .enumerate()
+            .map(|(i, im)| (im.cells.clone(), i))
+            .collect();
 
         Ok(Puzzle {
             name: name.to_string(),
@@ -286,7 +309,10 @@ impl Puzzle {
 
     /// The image of `shape` covering exactly `cells` (sorted), if there is one.
     pub fn find_image(&self, shape: usize, cells: &[Cell]) -> Option<usize> {
-        self.image_index.get(cells).copied().filter(|&i| self.images[i].shape == shape)
+        self.image_index
+            .get(cells)
+            .copied()
+            .filter(|&i| self.images[i].shape == shape)
     }
 
     /// The symmetry group under `mode`, the identity first. Mirror mode is refused when
@@ -296,7 +322,10 @@ impl Puzzle {
             let missing = self
                 .shapes
                 .iter()
-                .find(|s| !s.mirror.is_some_and(|m| self.shapes[m].count() == s.count()))
+                .find(|s| {
+                    !s.mirror
+                        .is_some_and(|m| self.shapes[m].count() == s.count())
+                })
                 .map(|s| self.pieces[s.pieces[0]].name.clone())
                 .unwrap_or_default();
             return Err(NotApplicable(format!(
@@ -309,8 +338,12 @@ impl Puzzle {
         // does mirror mode.
         let allow_mirroring = self.mirror_closed && (self.one_side || mode == SymmetryMode::Mirror);
         let identity_shapes: Vec<usize> = (0..self.shapes.len()).collect();
-        let mirrored_shapes: Vec<usize> =
-            self.shapes.iter().enumerate().map(|(s, sh)| sh.mirror.unwrap_or(s)).collect();
+        let mirrored_shapes: Vec<usize> = self
+            .shapes
+            .iter()
+            .enumerate()
+            .map(|(s, sh)| sh.mirror.unwrap_or(s))
+            .collect();
         let mut group: Vec<Symmetry> = Vec::new();
         'maps: for t in Orthogonal::all() {
             if (0..3).any(|i| self.dims[t.perm[i]] != self.dims[i]) {
@@ -334,9 +367,20 @@ impl Puzzle {
                     None => continue 'maps,
                 }
             }
-            let shape_map = if mirrors { mirrored_shapes.clone() } else { identity_shapes.clone() };
-            let symmetry = Symmetry { transform: t, cell_map, shape_map };
-            if !group.iter().any(|g| g.cell_map == symmetry.cell_map && g.shape_map == symmetry.shape_map) {
+            let shape_map = if mirrors {
+                mirrored_shapes.clone()
+            } else {
+                identity_shapes.clone()
+            };
+            let symmetry = Symmetry {
+                transform: t,
+                cell_map,
+                shape_map,
+            };
+            if !group
+                .iter()
+                .any(|g| g.cell_map == symmetry.cell_map && g.shape_map == symmetry.shape_map)
+            {
                 group.push(symmetry);
             }
         }
@@ -346,7 +390,11 @@ impl Puzzle {
     /// Where `g` sends image `i`.
     pub fn map_image(&self, g: &Symmetry, i: usize) -> Option<usize> {
         let image = &self.images[i];
-        let mut cells: Vec<Cell> = image.cells.iter().map(|&c| g.cell_map[c as usize]).collect();
+        let mut cells: Vec<Cell> = image
+            .cells
+            .iter()
+            .map(|&c| g.cell_map[c as usize])
+            .collect();
         cells.sort_unstable();
         self.find_image(g.shape_map[image.shape], &cells)
     }
@@ -366,10 +414,14 @@ impl Puzzle {
     /// Checks that the named piece can carry the symmetry breaking.
     fn filter_piece(&self, name: &str, group: &[Symmetry]) -> Result<usize, NotApplicable> {
         let Some(p) = self.pieces.iter().position(|p| p.name == name) else {
-            return Err(NotApplicable(format!("-r {name}: there is no piece named '{name}'")));
+            return Err(NotApplicable(format!(
+                "-r {name}: there is no piece named '{name}'"
+            )));
         };
         let Some(s) = self.pieces[p].shape else {
-            return Err(NotApplicable(format!("-r {name}: piece '{name}' is stationary")));
+            return Err(NotApplicable(format!(
+                "-r {name}: piece '{name}' is stationary"
+            )));
         };
         if self.shapes[s].count() != 1 {
             return Err(NotApplicable(format!(
@@ -399,7 +451,9 @@ impl Puzzle {
             let mut orbit = Vec::new();
             let mut stabiliser = Vec::new();
             for (k, g) in group.iter().enumerate() {
-                let j = self.map_image(g, i).expect("a symmetry maps images to images");
+                let j = self
+                    .map_image(g, i)
+                    .expect("a symmetry maps images to images");
                 seen[j - range.start] = true;
                 orbit.push(j);
                 if k != 0 && j == i {
@@ -408,31 +462,53 @@ impl Puzzle {
             }
             // The representative is the least image of the orbit by its cells; its
             // stabiliser is conjugate to that of `i` and is computed afresh.
-            let rep = *orbit.iter().min_by(|&&a, &&b| self.images[a].cells.cmp(&self.images[b].cells)).unwrap();
+            let rep = *orbit
+                .iter()
+                .min_by(|&&a, &&b| self.images[a].cells.cmp(&self.images[b].cells))
+                .unwrap();
             let stabiliser = if rep == i {
                 stabiliser
             } else {
-                (1..group.len()).filter(|&k| self.map_image(&group[k], rep) == Some(rep)).collect()
+                (1..group.len())
+                    .filter(|&k| self.map_image(&group[k], rep) == Some(rep))
+                    .collect()
             };
-            entries.push(FirstEntry { image: rep, stabiliser });
+            entries.push(FirstEntry {
+                image: rep,
+                stabiliser,
+            });
         }
         entries.sort_by(|a, b| self.images[a.image].cells.cmp(&self.images[b.image].cells));
         entries
     }
 
     /// The first stage for the redundancy filter the user asked for, under `group`.
-    pub fn first_stage(&self, redundancy: &Redundancy, group: &[Symmetry]) -> Result<FirstStage, NotApplicable> {
+    pub fn first_stage(
+        &self,
+        redundancy: &Redundancy,
+        group: &[Symmetry],
+    ) -> Result<FirstStage, NotApplicable> {
         let piece = match redundancy {
             Redundancy::Piece(name) => Some(self.filter_piece(name, group)?),
             Redundancy::Auto | Redundancy::Off => self.auto_piece(group),
         };
         let all_entries = |images: Vec<usize>| -> Vec<FirstEntry> {
-            images.into_iter().map(|image| FirstEntry { image, stabiliser: Vec::new() }).collect()
+            images
+                .into_iter()
+                .map(|image| FirstEntry {
+                    image,
+                    stabiliser: Vec::new(),
+                })
+                .collect()
         };
         Ok(match (piece, redundancy) {
             (Some(p), Redundancy::Off) => FirstStage {
                 kind: FirstKind::Piece(p),
-                entries: all_entries(self.shape_images[self.pieces[p].shape.unwrap()].clone().collect()),
+                entries: all_entries(
+                    self.shape_images[self.pieces[p].shape.unwrap()]
+                        .clone()
+                        .collect(),
+                ),
                 full_check: false,
             },
             (Some(p), _) => FirstStage {
@@ -443,7 +519,9 @@ impl Puzzle {
             (None, _) => {
                 // No piece can carry the filter: start from the images covering the first
                 // cell and check every solution against the whole group instead.
-                let covering = (0..self.images.len()).filter(|&i| self.images[i].cells.first() == Some(&0)).collect();
+                let covering = (0..self.images.len())
+                    .filter(|&i| self.images[i].cells.first() == Some(&0))
+                    .collect();
                 FirstStage {
                     kind: FirstKind::Cell(0),
                     entries: all_entries(covering),
@@ -472,8 +550,13 @@ impl Puzzle {
                 Some((q, k, t)) => {
                     let (a, b) = (kept * t, k * total);
                     a < b
-                        || (a == b && self.shapes[s].size > self.shapes[self.pieces[q].shape.unwrap()].size)
-                        || (a == b && self.shapes[s].size == self.shapes[self.pieces[q].shape.unwrap()].size && kept < k)
+                        || (a == b
+                            && self.shapes[s].size
+                                > self.shapes[self.pieces[q].shape.unwrap()].size)
+                        || (a == b
+                            && self.shapes[s].size
+                                == self.shapes[self.pieces[q].shape.unwrap()].size
+                            && kept < k)
                 }
             };
             if better {

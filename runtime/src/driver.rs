@@ -58,7 +58,13 @@ impl<'a> Plan<'a> {
                 )))
             }
         };
-        Ok(Plan { symmetry_name: &symmetry.name, group: &symmetry.group, first, unfiltered, notes })
+        Ok(Plan {
+            symmetry_name: &symmetry.name,
+            group: &symmetry.group,
+            first,
+            unfiltered,
+            notes,
+        })
     }
 }
 
@@ -90,15 +96,28 @@ impl Context<'_> {
         let group_len = plan.group.len();
         // The filter's own check: the stabiliser of the first image, or the whole group.
         if plan.first.full_check {
-            if !self.canonical.is_least(self.info, placed, plan.group, 1..group_len) {
+            if !self
+                .canonical
+                .is_least(self.info, placed, plan.group, 1..group_len)
+            {
                 return true;
             }
         } else if let Some(stab) = plan.first.stabilisers.get(self.entry) {
-            if !stab.is_empty() && !self.canonical.is_least(self.info, placed, plan.group, stab.iter().map(|&k| k as usize)) {
+            if !stab.is_empty()
+                && !self.canonical.is_least(
+                    self.info,
+                    placed,
+                    plan.group,
+                    stab.iter().map(|&k| k as usize),
+                )
+            {
                 return true;
             }
         }
-        let unique = !plan.unfiltered || self.canonical.is_least(self.info, placed, plan.group, 1..group_len);
+        let unique = !plan.unfiltered
+            || self
+                .canonical
+                .is_least(self.info, placed, plan.group, 1..group_len);
         if self.unique_only && !unique {
             return true;
         }
@@ -138,7 +157,12 @@ pub struct Summary {
 
 /// Runs `search` over every first placement of the plan, listing solutions to `out`
 /// and, with `-i`, the statistics after them.
-pub fn run(info: &PuzzleInfo, search: &mut dyn Search, options: &Options, out: &mut dyn Write) -> Result<Summary, UsageError> {
+pub fn run(
+    info: &PuzzleInfo,
+    search: &mut dyn Search,
+    options: &Options,
+    out: &mut dyn Write,
+) -> Result<Summary, UsageError> {
     let start = Instant::now();
     let plan = Plan::resolve(info, options)?;
     let mut ctx = Context {
@@ -163,7 +187,12 @@ pub fn run(info: &PuzzleInfo, search: &mut dyn Search, options: &Options, out: &
         ctx.entry = k;
         search.solve_subtree(first, &mut ctx);
     }
-    let summary = Summary { solutions: ctx.solutions, unique: ctx.unique, stats: ctx.stats.clone(), seconds: start.elapsed().as_secs_f64() };
+    let summary = Summary {
+        solutions: ctx.solutions,
+        unique: ctx.unique,
+        stats: ctx.stats.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    };
     if options.info {
         let text = format_info(info, &plan, options, &summary);
         let _ = ctx.out.write_all(text.as_bytes());
@@ -173,7 +202,12 @@ pub fn run(info: &PuzzleInfo, search: &mut dyn Search, options: &Options, out: &
 }
 
 /// The `-i` block: `#` comments and `KEY=VALUE` lines.
-pub fn format_info(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, summary: &Summary) -> String {
+pub fn format_info(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    options: &Options,
+    summary: &Summary,
+) -> String {
     let mut out = String::new();
     out.push_str(&format!("\n# {} ({})\n", info.name, info.engine));
     for note in &plan.notes {
@@ -195,13 +229,34 @@ pub fn format_info(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, summar
     kv(&mut out, "GROUP_ORDER", plan.group.len().to_string());
     kv(&mut out, "REDUNDANCY_FILTER", plan.first.filter.clone());
     kv(&mut out, "FIRST", plan.first.what.clone());
-    kv(&mut out, "FIRST_IMAGES", plan.first.images.len().to_string());
-    let checked = plan.first.stabilisers.iter().filter(|s| !s.is_empty()).count();
-    kv(&mut out, "FIRST_IMAGES_WITH_STABILISER_CHECK", checked.to_string());
+    kv(
+        &mut out,
+        "FIRST_IMAGES",
+        plan.first.images.len().to_string(),
+    );
+    let checked = plan
+        .first
+        .stabilisers
+        .iter()
+        .filter(|s| !s.is_empty())
+        .count();
+    kv(
+        &mut out,
+        "FIRST_IMAGES_WITH_STABILISER_CHECK",
+        checked.to_string(),
+    );
     kv(&mut out, "SOLUTIONS", summary.solutions.to_string());
     kv(&mut out, "UNIQUE", summary.unique.to_string());
-    kv(&mut out, "ATTEMPTS_TOTAL", summary.stats.attempts.iter().sum::<u64>().to_string());
-    kv(&mut out, "FITS_TOTAL", summary.stats.fits.iter().sum::<u64>().to_string());
+    kv(
+        &mut out,
+        "ATTEMPTS_TOTAL",
+        summary.stats.attempts.iter().sum::<u64>().to_string(),
+    );
+    kv(
+        &mut out,
+        "FITS_TOTAL",
+        summary.stats.fits.iter().sum::<u64>().to_string(),
+    );
     out.push_str("# Placement attempts and fits when N pieces were left to place:\n");
     for n in (1..summary.stats.attempts.len()).rev() {
         out.push_str(&format!("ATTEMPTS[{n:2}]={}\n", summary.stats.attempts[n]));

@@ -73,11 +73,38 @@ pub struct PuzzleInfo {
 
 impl PuzzleInfo {
     pub fn cells(&self) -> usize {
-        self.grid.iter().filter(|s| matches!(s, Slot::Open(_))).count()
+        self.grid
+            .iter()
+            .filter(|s| matches!(s, Slot::Open(_)))
+            .count()
     }
 
     /// The number of mobile pieces: the depth of every search.
     pub fn pieces_to_place(&self) -> usize {
         self.shape_pieces.iter().map(Vec::len).sum()
     }
+}
+
+/// Builds the image table from a generated solver's constant tables.
+pub fn images(shapes: &[u16], cells: &[&[u16]]) -> Vec<ImageInfo> {
+    shapes
+        .iter()
+        .zip(cells)
+        .map(|(&shape, cells)| ImageInfo {
+            shape,
+            cells: cells.to_vec(),
+        })
+        .collect()
+}
+
+/// Builds group elements from a generated solver's constant tables.
+pub fn elements(cell_maps: &[&[u16]], shape_maps: &[&[u16]]) -> Vec<Element> {
+    cell_maps
+        .iter()
+        .zip(shape_maps)
+        .map(|(c, s)| Element {
+            cell_map: c.to_vec(),
+            shape_map: s.to_vec(),
+        })
+        .collect()
 }

@@ -25,8 +25,13 @@ pub struct Options {
     pub info: bool,
 
     /// Redundancy filter: a piece name to constrain, `#` to choose one, `.` for every solution
-    #[arg(short = 'r', long = "redundancy-filter", alias = "redundancyFilter", value_name = "PIECE|#|.",
-          default_value = "#")]
+    #[arg(
+        short = 'r',
+        long = "redundancy-filter",
+        alias = "redundancyFilter",
+        value_name = "PIECE|#|.",
+        default_value = "#"
+    )]
     pub redundancy: String,
 
     /// Also identify mirror images (when the piece set is closed under mirroring)
@@ -63,7 +68,8 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
         let a = &args[i];
         if a == "-r" || a == "--redundancyFilter" || a == "--redundancy-filter" {
             let next = args.get(i + 1);
-            let takes_next = next.is_some_and(|n| !n.starts_with('-') && !std::path::Path::new(n).is_file());
+            let takes_next =
+                next.is_some_and(|n| !n.starts_with('-') && !std::path::Path::new(n).is_file());
             out.push(a.clone());
             if takes_next {
                 out.push(args[i + 1].clone());
@@ -100,11 +106,19 @@ mod tests {
 
     #[test]
     fn polycube_spellings() {
-        let c = parse(&["--quiet=true", "--info=1", "--unique=1", "--redundancyFilter=#", "a.txt"]);
+        let c = parse(&[
+            "--quiet=true",
+            "--info=1",
+            "--unique=1",
+            "--redundancyFilter=#",
+            "a.txt",
+        ]);
         assert!(c.options.quiet && c.options.info && c.options.unique);
         assert_eq!(c.options.redundancy, "#");
         assert_eq!(c.files, ["a.txt"]);
-        let c = parse(&["-q", "-i", "-r", "L", "-m", "11", "-e", "6", "-b", "4", "x.txt"]);
+        let c = parse(&[
+            "-q", "-i", "-r", "L", "-m", "11", "-e", "6", "-b", "4", "x.txt",
+        ]);
         assert!(c.options.quiet && c.options.info);
         assert_eq!(c.options.redundancy, "L");
         assert_eq!(c.files, ["x.txt"]);

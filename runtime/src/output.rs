@@ -24,7 +24,13 @@ pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut Stri
             }
         }
     }
-    let width = info.piece_names.iter().map(|n| n.chars().count()).max().unwrap_or(1) + 1;
+    let width = info
+        .piece_names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(1)
+        + 1;
     let _ = write!(out, "\n# --- SOLUTION {n} ---\n");
     for y in (0..yd).rev() {
         for z in 0..zd {
@@ -36,7 +42,11 @@ pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut Stri
                     Slot::Open(c) => owner[c as usize],
                     Slot::Stationary(p) => p,
                 };
-                let name = info.piece_names.get(piece as usize).map(String::as_str).unwrap_or(".");
+                let name = info
+                    .piece_names
+                    .get(piece as usize)
+                    .map(String::as_str)
+                    .unwrap_or(".");
                 let _ = write!(out, "{name:>width$}");
             }
         }
@@ -53,7 +63,10 @@ pub struct Stats {
 
 impl Stats {
     pub fn new(pieces: usize) -> Stats {
-        Stats { attempts: vec![0; pieces + 1], fits: vec![0; pieces + 1] }
+        Stats {
+            attempts: vec![0; pieces + 1],
+            fits: vec![0; pieces + 1],
+        }
     }
 
     pub fn add(&mut self, attempts: &[u64], fits: &[u64]) {

@@ -14,7 +14,13 @@ pub struct Canonical {
 }
 
 impl Canonical {
-    fn key(info: &PuzzleInfo, placed: &[u16], element: Option<&Element>, out: &mut Vec<(u16, u16)>, cells: &mut Vec<u16>) {
+    fn key(
+        info: &PuzzleInfo,
+        placed: &[u16],
+        element: Option<&Element>,
+        out: &mut Vec<(u16, u16)>,
+        cells: &mut Vec<u16>,
+    ) {
         out.clear();
         out.resize(info.cells(), (u16::MAX, u16::MAX));
         for &i in placed {
@@ -39,7 +45,13 @@ impl Canonical {
 
     /// Whether no element of `elements` maps the solution `placed` (image numbers) to a
     /// smaller one.
-    pub fn is_least(&mut self, info: &PuzzleInfo, placed: &[u16], group: &[Element], elements: impl IntoIterator<Item = usize>) -> bool {
+    pub fn is_least(
+        &mut self,
+        info: &PuzzleInfo,
+        placed: &[u16],
+        group: &[Element],
+        elements: impl IntoIterator<Item = usize>,
+    ) -> bool {
         let Canonical { base, moved, cells } = self;
         Self::key(info, placed, None, base, cells);
         for k in elements {

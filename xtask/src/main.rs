@@ -1,1 +1,104 @@
-fn main() {}
+//! `cargo xtask`: the project's own tasks. `gen` writes generated solvers and checks
+//! that the checked-in ones are fresh; `bench` runs the benchmarks.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+const USAGE: &str = "usage: cargo xtask gen [--check] [-r PIECE] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("gen") => gen(&args[1..]),
+        Some("bench") => xtask::bench::main(&args[1..]),
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The puzzle files under `puzzles/`, sorted.
+fn all_puzzles(root: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("puzzles"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+fn gen(args: &[String]) -> ExitCode {
+    let root = root();
+    let mut check = false;
+    let mut redundancy = generator::model::Redundancy::Auto;
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--check" => check = true,
+            "-r" => match it.next() {
+                Some(p) if p != "#" => redundancy = generator::model::Redundancy::Piece(p.clone()),
+                Some(_) => {}
+                None => {
+                    eprintln!("{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
+            _ => files.push(PathBuf::from(a)),
+        }
+    }
+    let files: Vec<PathBuf> = if files.is_empty() {
+        all_puzzles(&root)
+    } else {
+        // Paths are relative to where the user stands, which cargo does not change for
+        // `cargo run`; fall back to the workspace root.
+        files
+            .into_iter()
+            .map(|f| if f.exists() { f } else { root.join(f) })
+            .collect()
+    };
+    let config = generator::Config { redundancy };
+    let mut failed = false;
+    let mut stale = Vec::new();
+    for file in &files {
+        match xtask::gen_one(&root, file, &config, check) {
+            Ok(xtask::Outcome::Fresh) => {}
+            Ok(xtask::Outcome::Written(path)) => println!("wrote {}", path.display()),
+            Ok(xtask::Outcome::Stale(path)) => stale.push(path),
+            Err(message) => {
+                eprint!("{message}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return ExitCode::from(2);
+    }
+    if !stale.is_empty() {
+        for p in &stale {
+            eprintln!(
+                "error: {} is stale: run `cargo xtask gen` to regenerate it",
+                p.display()
+            );
+        }
+        return ExitCode::from(1);
+    }
+    if check {
+        if let Err(message) = xtask::check_orphans(&root) {
+            eprintln!("{message}");
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,343 @@
+//! Emission: the IR and the runtime description as Rust tokens, formatted by
+//! prettyplease. A plain function of its inputs: it reads no puzzle text and makes no
+//! decisions beyond spelling.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use runtime::{FirstInfo, PuzzleInfo, Slot, SymmetryInfo};
+
+use crate::lower::{CellPlan, Ir, Word};
+
+/// A mask as a hexadecimal literal with its digits grouped by four, so that a reader can
+/// find a cell's bit.
+fn word_literal(word: Word, value: u128) -> Literal {
+    let digits = word.bits() / 4;
+    let hex = format!("{value:0digits$x}");
+    let grouped: Vec<&str> = (0..digits).step_by(4).map(|i| &hex[i..i + 4]).collect();
+    let suffix = match word {
+        Word::U64 => "u64",
+        Word::U128 => "u128",
+    };
+    format!("0x{}_{suffix}", grouped.join("_"))
+        .parse()
+        .expect("a valid literal")
+}
+
+fn u16_list(values: &[u16]) -> TokenStream {
+    let v = values.iter().map(|&x| Literal::u16_unsuffixed(x));
+    quote! { &[#(#v),*] }
+}
+
+fn u16_vec(values: &[u16]) -> TokenStream {
+    let v = values.iter().map(|&x| Literal::u16_unsuffixed(x));
+    quote! { vec![#(#v),*] }
+}
+
+fn first_tokens(first: &FirstInfo) -> TokenStream {
+    let what = &first.what;
+    let filter = &first.filter;
+    let images = u16_vec(&first.images);
+    let stabilisers = first.stabilisers.iter().map(|s| u16_vec(s));
+    let full_check = first.full_check;
+    quote! {
+        ::runtime::FirstInfo {
+            what: #what.to_string(),
+            filter: #filter.to_string(),
+            images: #images,
+            stabilisers: vec![#(#stabilisers),*],
+            full_check: #full_check,
+        }
+    }
+}
+
+fn symmetry_tokens(symmetry: &SymmetryInfo) -> TokenStream {
+    let name = &symmetry.name;
+    let cell_maps = symmetry.group.iter().map(|e| u16_list(&e.cell_map));
+    let shape_maps = symmetry.group.iter().map(|e| u16_list(&e.shape_map));
+    let filtered = first_tokens(&symmetry.filtered);
+    quote! {
+        ::runtime::SymmetryInfo {
+            name: #name.to_string(),
+            group: ::runtime::info::elements(&[#(#cell_maps),*], &[#(#shape_maps),*]),
+            filtered: #filtered,
+        }
+    }
+}
+
+/// The function that rebuilds the runtime description from constant tables.
+fn info_tokens(info: &PuzzleInfo) -> TokenStream {
+    let name = &info.name;
+    let [x, y, z] = info.dims;
+    let grid = info.grid.iter().map(|s| match s {
+        Slot::Open(c) => quote! { Open(#c) },
+        Slot::Stationary(p) => quote! { Stationary(#p) },
+    });
+    let piece_names = &info.piece_names;
+    let shape_pieces = info.shape_pieces.iter().map(|p| u16_list(p));
+    let image_shapes = info.images.iter().map(|i| Literal::u16_unsuffixed(i.shape));
+    let image_cells = info.images.iter().map(|i| u16_list(&i.cells));
+    let unfiltered = first_tokens(&info.unfiltered);
+    let rotations = symmetry_tokens(&info.rotations);
+    let mirror = match &info.mirror {
+        Ok(m) => {
+            let m = symmetry_tokens(m);
+            quote! { Ok(#m) }
+        }
+        Err(why) => quote! { Err(#why.to_string()) },
+    };
+    quote! {
+        /// The runtime's description of the puzzle: box, pieces, images and symmetry.
+        pub fn info() -> ::runtime::PuzzleInfo {
+            #[allow(unused_imports)]
+            use ::runtime::Slot::{Open, Stationary};
+            const GRID: &[::runtime::Slot] = &[#(#grid),*];
+            const PIECE_NAMES: &[&str] = &[#(#piece_names),*];
+            const SHAPE_PIECES: &[&[u16]] = &[#(#shape_pieces),*];
+            const IMAGE_SHAPES: &[u16] = &[#(#image_shapes),*];
+            const IMAGE_CELLS: &[&[u16]] = &[#(#image_cells),*];
+            ::runtime::PuzzleInfo {
+                name: #name.to_string(),
+                engine: "generated FILA solver".to_string(),
+                dims: [#x, #y, #z],
+                grid: GRID.to_vec(),
+                piece_names: PIECE_NAMES.iter().map(|n| n.to_string()).collect(),
+                shape_pieces: SHAPE_PIECES.iter().map(|p| p.to_vec()).collect(),
+                images: ::runtime::info::images(IMAGE_SHAPES, IMAGE_CELLS),
+                unfiltered: #unfiltered,
+                rotations: #rotations,
+                mirror: #mirror,
+            }
+        }
+    }
+}
+
+/// The image tests for one cell and one neighbour state.
+fn set_tokens(ir: &Ir, plan: &CellPlan, ilsi: usize) -> TokenStream {
+    let pieces = ir.shape_counts.iter().sum::<usize>();
+    let blocks = plan.sets[ilsi].iter().map(|list| {
+        let s = list.shape;
+        let bit = Literal::u64_suffixed(1u64 << s);
+        let n = Literal::u64_unsuffixed(list.images.len() as u64);
+        let tests = list.images.iter().map(|&i| {
+            let mask = word_literal(ir.word, ir.masks[i]);
+            let image = Literal::u16_unsuffixed(i as u16);
+            quote! {
+                if occ & #mask == 0 && self.place(ctx, occ | #mask, next, left, #image) {
+                    return;
+                }
+            }
+        });
+        if ir.shape_counts[s] == 1 {
+            quote! {
+                if avail & #bit != 0 {
+                    self.attempts[left] += #n;
+                    let next = avail & !#bit;
+                    #(#tests)*
+                }
+            }
+        } else {
+            let s_index = Literal::usize_unsuffixed(s);
+            quote! {
+                if avail & #bit != 0 {
+                    self.attempts[left] += #n;
+                    self.copies[#s_index] -= 1;
+                    let next = if self.copies[#s_index] == 0 { avail & !#bit } else { avail };
+                    #(#tests)*
+                    self.copies[#s_index] += 1;
+                }
+            }
+        }
+    });
+    let _ = pieces;
+    quote! { #(#blocks)* }
+}
+
+fn cell_fn_tokens(ir: &Ir, plan: &CellPlan) -> TokenStream {
+    let name = format_ident!("cell_{}", plan.cell);
+    let [x, y, z] = plan.coord;
+    let reads: Vec<String> = plan
+        .open_neighbours
+        .iter()
+        .map(|n| format!("{} = cell {}", n.direction, n.cell))
+        .collect();
+    let doc = if reads.is_empty() {
+        format!(
+            " Cell {} at ({x}, {y}, {z}): no neighbour can be open here.",
+            plan.cell
+        )
+    } else {
+        format!(
+            " Cell {} at ({x}, {y}, {z}): the index reads {}.",
+            plan.cell,
+            reads.join(", ")
+        )
+    };
+    let ilsi_terms = plan.open_neighbours.iter().enumerate().map(|(k, n)| {
+        let shift = Literal::u32_unsuffixed(n.cell as u32);
+        let k = Literal::u32_unsuffixed(k as u32);
+        quote! { ((occ >> #shift) as usize & 1) << #k }
+    });
+    let body = if plan.open_neighbours.is_empty() {
+        set_tokens(ir, plan, 0)
+    } else {
+        let arms = (0..plan.sets.len()).map(|ilsi| {
+            let state: Vec<String> = plan
+                .open_neighbours
+                .iter()
+                .enumerate()
+                .map(|(k, n)| {
+                    format!(
+                        "{} {}",
+                        n.direction,
+                        if ilsi >> k & 1 == 1 { "filled" } else { "open" }
+                    )
+                })
+                .collect();
+            let comment = format!(" {}", state.join(", "));
+            let set = set_tokens(ir, plan, ilsi);
+            let pattern = if ilsi + 1 == plan.sets.len() {
+                quote! { _ }
+            } else {
+                let l = Literal::usize_unsuffixed(ilsi);
+                quote! { #l }
+            };
+            quote! {
+                #[doc = #comment]
+                #pattern => {
+                    #set
+                }
+            }
+        });
+        quote! {
+            let ilsi = #(#ilsi_terms)|*;
+            match ilsi {
+                #(#arms)*
+            }
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        #[inline(never)]
+        #[allow(unused_doc_comments, unused_variables)]
+        fn #name(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+            #body
+        }
+    }
+}
+
+/// The whole generated file (without its stamp), formatted.
+pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
+    let pieces = Literal::usize_unsuffixed(ir.shape_counts.iter().sum::<usize>());
+    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
+    let word_type = match ir.word {
+        Word::U64 => quote! { u64 },
+        Word::U128 => quote! { u128 },
+    };
+    let all_shapes = Literal::u64_suffixed(if ir.shape_counts.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << ir.shape_counts.len()) - 1
+    });
+    let copies = ir
+        .shape_counts
+        .iter()
+        .map(|&c| Literal::u8_unsuffixed(c as u8));
+    let dispatch = ir.plans.iter().map(|p| {
+        let c = Literal::u32_unsuffixed(p.cell as u32);
+        let f = format_ident!("cell_{}", p.cell);
+        quote! { #c => self.#f(ctx, occ, avail, left), }
+    });
+    let cell_fns = ir.plans.iter().map(|p| cell_fn_tokens(ir, p));
+    let info_fn = info_tokens(info);
+    let doc = format!(" {description}");
+    let file = quote! {
+        #[doc = #doc]
+        pub fn main() {
+            ::runtime::main_for(info(), &mut Solver::new());
+        }
+
+        /// The occupancy word: bit `c` is set when cell `c` is filled.
+        type Word = #word_type;
+
+        /// Pieces to place in every solution.
+        const PIECES: usize = #pieces;
+        /// Copies of each shape.
+        const COPIES: [u8; #shapes] = [#(#copies),*];
+        /// Every shape available.
+        const ALL_SHAPES: u64 = #all_shapes;
+
+        /// The FILA search with the F heuristic, every image list a constant.
+        pub struct Solver {
+            stack: [u16; PIECES],
+            copies: [u8; #shapes],
+            attempts: [u64; PIECES + 1],
+            fits: [u64; PIECES + 1],
+            stop: bool,
+        }
+
+        impl Default for Solver {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl Solver {
+            pub fn new() -> Self {
+                Solver {
+                    stack: [0; PIECES],
+                    copies: COPIES,
+                    attempts: [0; PIECES + 1],
+                    fits: [0; PIECES + 1],
+                    stop: false,
+                }
+            }
+
+            /// Places image `image` (its mask already in `occ`) and searches on. Returns
+            /// true when the search must stop.
+            #[inline(always)]
+            fn place(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, next: u64, left: usize, image: u16) -> bool {
+                self.fits[left] += 1;
+                self.stack[PIECES - left] = image;
+                self.search(ctx, occ, next, left - 1);
+                self.stop
+            }
+
+            /// Targets the first open cell.
+            fn search(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+                if left == 0 {
+                    if !ctx.report(&self.stack) {
+                        self.stop = true;
+                    }
+                    return;
+                }
+                match (!occ).trailing_zeros() {
+                    #(#dispatch)*
+                    _ => {}
+                }
+            }
+
+            #(#cell_fns)*
+        }
+
+        impl ::runtime::Search for Solver {
+            fn solve_subtree(&mut self, first: u16, ctx: &mut ::runtime::Context<'_>) {
+                let image = &ctx.info.images[first as usize];
+                let shape = image.shape as usize;
+                let mask = image.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+                self.stop = false;
+                self.copies = COPIES;
+                self.copies[shape] -= 1;
+                let avail = if self.copies[shape] == 0 { ALL_SHAPES & !(1u64 << shape) } else { ALL_SHAPES };
+                self.attempts = [0; PIECES + 1];
+                self.fits = [0; PIECES + 1];
+                self.attempts[PIECES] = 1;
+                self.place(ctx, mask, avail, PIECES, first);
+                ctx.stats.add(&self.attempts, &self.fits);
+            }
+        }
+
+        #info_fn
+    };
+    let syntax: syn::File = syn::parse2(file).expect("the emitter writes valid Rust");
+    prettyplease::unparse(&syntax)
+}

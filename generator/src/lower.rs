@@ -1,0 +1,174 @@
+//! Lowering: from the model to the IR the emitter prints. Every specialisation decision
+//! is made here — the fill order, which neighbours each cell's index function reads,
+//! and the image list set for every cell and neighbour state — so that emission is a
+//! plain function of the IR.
+//!
+//! The search is FILA with the F heuristic: the target is always the first open cell in
+//! fill order. Priority occupancy filtering (POF) follows: when cell `c` is the target
+//! every cell before it is filled, so only images whose least cell is `c` can fill it.
+//! Neighbour occupancy filtering (NOF) indexes each cell's lists by the state of the
+//! neighbours that can still be open then (those after `c`), so no listed image meets
+//! an occupied neighbour.
+
+use crate::geometry::Coord;
+use crate::model::Puzzle;
+
+/// The occupancy word of a generated solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    U64,
+    U128,
+}
+
+impl Word {
+    pub fn bits(self) -> usize {
+        match self {
+            Word::U64 => 64,
+            Word::U128 => 128,
+        }
+    }
+}
+
+/// The six axis directions, in the order of the ILSI bits of the FILA article
+/// (-x, -y, -z, +x, +y, +z); the names are used in comments.
+pub const DIRECTIONS: [(Coord, &str); 6] = [
+    ([-1, 0, 0], "-x"),
+    ([0, -1, 0], "-y"),
+    ([0, 0, -1], "-z"),
+    ([1, 0, 0], "+x"),
+    ([0, 1, 0], "+y"),
+    ([0, 0, 1], "+z"),
+];
+
+/// A neighbour that can be open when its cell is the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Neighbour {
+    pub cell: u16,
+    pub direction: &'static str,
+}
+
+/// The images of one shape in one image list set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeList {
+    pub shape: usize,
+    /// Image numbers, in the model's order.
+    pub images: Vec<usize>,
+}
+
+/// Everything the generated code does when one cell is the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellPlan {
+    pub cell: u16,
+    pub coord: Coord,
+    /// The neighbours read by this cell's index function; bit k of the ILSI is the
+    /// occupancy of `open_neighbours[k]`.
+    pub open_neighbours: Vec<Neighbour>,
+    /// One image list set per ILSI value: the non-empty lists, by shape.
+    pub sets: Vec<Vec<ShapeList>>,
+}
+
+/// The IR of one generated solver.
+#[derive(Clone, Debug)]
+pub struct Ir {
+    pub word: Word,
+    pub cells: usize,
+    /// Copies of each shape.
+    pub shape_counts: Vec<usize>,
+    /// The occupancy mask of every image.
+    pub masks: Vec<u128>,
+    pub plans: Vec<CellPlan>,
+}
+
+/// Why a puzzle cannot be generated (yet).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+/// Lowers `puzzle` to the IR of an F-heuristic FILA solver with POF and NOF.
+pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
+    let cells = puzzle.cells.len();
+    let word = match cells {
+        0..=64 => Word::U64,
+        65..=128 => Word::U128,
+        _ => {
+            return Err(Unsupported(format!(
+                "the puzzle has {cells} open cells; generated solvers handle at most 128 for now (use `fila solve`)"
+            )))
+        }
+    };
+    if puzzle.shapes.len() > 64 {
+        return Err(Unsupported(format!(
+            "the puzzle has {} distinct shapes; generated solvers handle at most 64",
+            puzzle.shapes.len()
+        )));
+    }
+    let masks: Vec<u128> = puzzle
+        .images
+        .iter()
+        .map(|im| im.cells.iter().fold(0u128, |m, &c| m | 1u128 << c))
+        .collect();
+    let dims = puzzle.dims;
+    let cell_of = |c: Coord| -> Option<u16> {
+        if (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < dims[i]) {
+            puzzle.cell_at[c[0] as usize + dims[0] * (c[1] as usize + dims[1] * c[2] as usize)]
+        } else {
+            None
+        }
+    };
+    // Images whose least cell is c: the only ones that can fill c when it is the first
+    // open cell (POF).
+    let mut by_first: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (i, im) in puzzle.images.iter().enumerate() {
+        by_first[im.cells[0] as usize].push(i);
+    }
+    let mut plans = Vec::with_capacity(cells);
+    for (c, &coord) in puzzle.cells.iter().enumerate() {
+        let open_neighbours: Vec<Neighbour> = DIRECTIONS
+            .iter()
+            .filter_map(|&(d, name)| {
+                let n = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]])?;
+                // Cells before the target are filled (POF): their state is known.
+                (n as usize > c).then_some(Neighbour {
+                    cell: n,
+                    direction: name,
+                })
+            })
+            .collect();
+        let mut sets = Vec::with_capacity(1 << open_neighbours.len());
+        for ilsi in 0..1usize << open_neighbours.len() {
+            let occupied: u128 = open_neighbours
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| ilsi >> k & 1 == 1)
+                .fold(0, |m, (_, n)| m | 1u128 << n.cell);
+            let mut lists: Vec<ShapeList> = Vec::new();
+            for &i in &by_first[c] {
+                if masks[i] & occupied != 0 {
+                    continue;
+                }
+                let shape = puzzle.images[i].shape;
+                match lists.iter_mut().find(|l| l.shape == shape) {
+                    Some(l) => l.images.push(i),
+                    None => lists.push(ShapeList {
+                        shape,
+                        images: vec![i],
+                    }),
+                }
+            }
+            lists.sort_by_key(|l| l.shape);
+            sets.push(lists);
+        }
+        plans.push(CellPlan {
+            cell: c as u16,
+            coord,
+            open_neighbours,
+            sets,
+        });
+    }
+    Ok(Ir {
+        word,
+        cells,
+        shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
+        masks,
+        plans,
+    })
+}

@@ -1,0 +1,201 @@
+//! Helpers shared by the integration tests: running the `fila` binary, reading its
+//! `KEY=VALUE` lines, running the generic engine in-process, and reading solution
+//! listings back.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// The `fila` executable built for this test run (debug under `cargo test`).
+pub fn fila() -> &'static str {
+    env!("CARGO_BIN_EXE_fila")
+}
+
+/// The workspace root, where `puzzles/` and `tests/` live; the binary runs from here.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `fila` with `args` from the workspace root, feeding `stdin` (empty when `None`).
+pub fn run_fila(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(fila())
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fila binary runs");
+    let input = stdin.unwrap_or("").to_string();
+    let mut pipe = child.stdin.take().unwrap();
+    // Write from another thread so that a large input cannot deadlock against the output.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("fila finishes");
+    writer.join().unwrap();
+    output
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// The `KEY=VALUE` lines of `-i` output (comment lines and solution rows skipped).
+pub fn key_values(text: &str) -> BTreeMap<String, String> {
+    let mut map = BTreeMap::new();
+    for line in text.lines() {
+        if line.starts_with('#') {
+            continue;
+        }
+        if let Some((k, v)) = line.split_once('=') {
+            if !k.is_empty()
+                && k.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_[] ".contains(c))
+            {
+                map.insert(k.to_string(), v.to_string());
+            }
+        }
+    }
+    map
+}
+
+/// The number under `key`, which must be present.
+pub fn number(map: &BTreeMap<String, String>, key: &str) -> u64 {
+    map.get(key)
+        .unwrap_or_else(|| panic!("no {key}= in {map:?}"))
+        .parse()
+        .unwrap()
+}
+
+/// Runs `fila solve -q -i ARGS FILE` (FILE relative to the workspace root), checks that it
+/// succeeds without a word on stderr and prints `SOLUTIONS=expected`, and returns its
+/// `KEY=VALUE` lines.
+pub fn check(file: &str, args: &[&str], expected_solutions: u64) -> BTreeMap<String, String> {
+    let mut all = vec!["solve", "-q", "-i"];
+    all.extend_from_slice(args);
+    all.push(file);
+    let out = run_fila(&all, None);
+    let err = stderr(&out);
+    assert!(
+        out.status.success(),
+        "fila {all:?} failed with {:?}: {err}",
+        out.status
+    );
+    assert!(err.is_empty(), "fila {all:?} wrote to stderr: {err}");
+    let map = key_values(&stdout(&out));
+    assert_eq!(
+        number(&map, "SOLUTIONS"),
+        expected_solutions,
+        "SOLUTIONS= of fila {all:?}"
+    );
+    map
+}
+
+/// Options as `fila solve` would get them with no flag at all. They are taken from clap's
+/// defaults rather than written field by field, so that a field added to `Options` later
+/// (threads, shards, ...) does not break these tests; the tests then set the fields they
+/// mean.
+pub fn default_options() -> runtime::Options {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        options: runtime::Options,
+    }
+    Cli::parse_from(["fila"]).options
+}
+
+/// Options for an in-process run: `redundancy` is `-r`'s value.
+pub fn options(redundancy: &str, mirror: bool, unique: bool, quiet: bool) -> runtime::Options {
+    let mut o = default_options();
+    o.redundancy = redundancy.to_string();
+    o.mirror = mirror;
+    o.unique = unique;
+    o.quiet = quiet;
+    o.info = false;
+    o.limit = None;
+    o
+}
+
+/// What an in-process run produced.
+pub struct InProcess {
+    pub solutions: u64,
+    pub unique: u64,
+    /// The listing (empty when quiet).
+    pub output: String,
+}
+
+/// Solves the first puzzle of `text` with the generic engine, in-process, as
+/// `fila solve` does: `-r NAME` builds the model for that piece; `#` and `.` use the
+/// automatic choice (the unfiltered stage is always present). `Err` carries the message
+/// `fila solve` would print before exiting with status 2.
+pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess, String> {
+    use generator::model::Redundancy;
+    let puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
+    let puzzle = puzzles.first().ok_or("no puzzle in the text")?;
+    let redundancy = match opts.redundancy.as_str() {
+        "#" | "." => Redundancy::Auto,
+        name => Redundancy::Piece(name.to_string()),
+    };
+    let info = generator::info::puzzle_info(puzzle, &redundancy, "generic engine: dancing links")
+        .map_err(|e| e.0)?;
+    let mut search = generator::engine::DlxSearch::new(&info);
+    let mut out: Vec<u8> = Vec::new();
+    let summary = runtime::run(&info, &mut search, opts, &mut out).map_err(|e| e.0)?;
+    Ok(InProcess {
+        solutions: summary.solutions,
+        unique: summary.unique,
+        output: String::from_utf8(out).unwrap(),
+    })
+}
+
+/// One listed solution: for each piece name, its cells `[x, y, z]` (sorted).
+pub type Listed = BTreeMap<String, Vec<[i32; 3]>>;
+
+/// Reads polycube's brief listing back: every `# --- SOLUTION n ---` block with its rows
+/// (top row y = yDim-1 first, z layers separated by `, `). Checks that the blocks are
+/// numbered 1, 2, 3, ... and that every row has the box's shape.
+pub fn parse_listing(text: &str, dims: [usize; 3]) -> Vec<Listed> {
+    let [xd, yd, zd] = dims;
+    let mut out = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("# --- SOLUTION ") else {
+            continue;
+        };
+        let n: usize = rest
+            .strip_suffix(" ---")
+            .expect("a solution header")
+            .parse()
+            .unwrap();
+        assert_eq!(n, out.len() + 1, "solutions are numbered in order");
+        let mut listed = Listed::new();
+        for y in (0..yd).rev() {
+            let row = lines.next().expect("a solution row");
+            let layers: Vec<&str> = row.split(", ").collect();
+            assert_eq!(layers.len(), zd, "row {row:?} has one segment per z layer");
+            for (z, layer) in layers.iter().enumerate() {
+                let names: Vec<&str> = layer.split_whitespace().collect();
+                assert_eq!(names.len(), xd, "row {row:?} has one name per x");
+                for (x, name) in names.iter().enumerate() {
+                    assert_ne!(*name, ".", "a solution leaves no cell open");
+                    listed
+                        .entry(name.to_string())
+                        .or_default()
+                        .push([x as i32, y as i32, z as i32]);
+                }
+            }
+        }
+        for cells in listed.values_mut() {
+            cells.sort_unstable();
+        }
+        out.push(listed);
+    }
+    out
+}

@@ -1,0 +1,5 @@
+mod client;
+mod common;
+mod errors;
+mod orbits;
+mod solve;

@@ -1,0 +1,116 @@
+//! The library half of xtask: generation and the freshness check, shared by the
+//! `cargo xtask` command and the test that fails when `generated/` is stale.
+
+use std::path::{Path, PathBuf};
+
+pub mod bench;
+
+/// What happened to one puzzle's generated files.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Fresh,
+    Written(PathBuf),
+    Stale(PathBuf),
+}
+
+/// The executable stub that makes `generated/NAME.rs` the binary `NAME`.
+pub fn stub(name: &str) -> String {
+    format!(
+        "//! The generated solver for puzzles/{name}.txt, built as the executable `{name}`.\n\
+         //! Written by `cargo xtask gen`; the solver itself is generated/{name}.rs.\n\n\
+         include!(\"../../generated/{name}.rs\");\n"
+    )
+}
+
+/// Writes `path` only when its bytes change; in check mode reports staleness instead.
+fn ensure_file(path: &Path, contents: &str, check: bool) -> Result<Option<Outcome>, String> {
+    let current = std::fs::read_to_string(path).ok();
+    if current.as_deref() == Some(contents) {
+        return Ok(None);
+    }
+    if check {
+        return Ok(Some(Outcome::Stale(path.to_path_buf())));
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("error: cannot create {}: {e}\n", dir.display()))?;
+    }
+    std::fs::write(path, contents)
+        .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))?;
+    Ok(Some(Outcome::Written(path.to_path_buf())))
+}
+
+/// Generates (or, with `check`, verifies) `generated/NAME.rs` and `src/bin/NAME.rs` for
+/// the puzzle file `file`. Errors come back rendered, `file:line:col: error: ...`.
+pub fn gen_one(
+    root: &Path,
+    file: &Path,
+    config: &generator::Config,
+    check: bool,
+) -> Result<Outcome, String> {
+    let name = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| format!("error: bad file name {}\n", file.display()))?;
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return Err(format!(
+            "error: {}: a puzzle file's name must be a Rust identifier (letters, digits, _), as it names the executable\n",
+            file.display()
+        ));
+    }
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("error: cannot read {}: {e}\n", file.display()))?;
+    let shown = format!("puzzles/{name}.txt");
+    let in_puzzles = file.canonicalize().ok() == root.join(&shown).canonicalize().ok();
+    let label = if in_puzzles {
+        shown
+    } else {
+        file.display().to_string()
+    };
+    let code =
+        generator::generate(&label, &text, config).map_err(|d| generator::diag::render(&d))?;
+    let generated = root.join("generated").join(format!("{name}.rs"));
+    let bin = root.join("src/bin").join(format!("{name}.rs"));
+    let mut outcome = Outcome::Fresh;
+    if !in_puzzles {
+        // A file from elsewhere is copied into puzzles/ so the build keeps it fresh.
+        let copy = root.join("puzzles").join(format!("{name}.txt"));
+        if let Some(o) = ensure_file(&copy, &text, check)? {
+            outcome = o;
+        }
+    }
+    for (path, contents) in [(generated, code), (bin, stub(name))] {
+        if let Some(o) = ensure_file(&path, &contents, check)? {
+            if matches!(o, Outcome::Stale(_)) || outcome == Outcome::Fresh {
+                outcome = o;
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+/// Fails when a generated file or stub has no puzzle behind it.
+pub fn check_orphans(root: &Path) -> Result<(), String> {
+    for dir in ["generated", "src/bin"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            if path.extension().is_some_and(|x| x == "rs")
+                && !root.join("puzzles").join(format!("{stem}.txt")).exists()
+            {
+                return Err(format!(
+                    "error: {} has no puzzles/{stem}.txt: remove it",
+                    path.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
