@@ -3,6 +3,7 @@
 //! of the generator, and an executable stub in `src/bin/`. `cargo xtask gen` makes both.
 
 #[path = "generator/src/stamp.rs"]
+#[allow(dead_code)]
 mod stamp;
 
 use std::path::Path;
