@@ -16,10 +16,12 @@ const COPIES: [u8; 12] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 const ALL_SHAPES: u64 = 4095u64;
 /// The FILA search with the F heuristic, every image list a constant.
 pub struct Solver {
-    stack: [u16; PIECES],
+    /// The images placed so far; sized so that indexing by `& 63` needs no check.
+    stack: [u16; 64],
     copies: [u8; 12],
-    attempts: [u64; PIECES + 1],
-    fits: [u64; PIECES + 1],
+    /// Counts by pieces left, sized like `stack`.
+    attempts: [u64; 64],
+    fits: [u64; 64],
     stop: bool,
 }
 impl Default for Solver {
@@ -30,10 +32,10 @@ impl Default for Solver {
 impl Solver {
     pub fn new() -> Self {
         Solver {
-            stack: [0; PIECES],
+            stack: [0; 64],
             copies: COPIES,
-            attempts: [0; PIECES + 1],
-            fits: [0; PIECES + 1],
+            attempts: [0; 64],
+            fits: [0; 64],
             stop: false,
         }
     }
@@ -48,8 +50,8 @@ impl Solver {
         left: usize,
         image: u16,
     ) -> bool {
-        self.fits[left] += 1;
-        self.stack[PIECES - left] = image;
+        self.fits[left & 63] += 1;
+        self.stack[(PIECES - left) & 63] = image;
         self.search(ctx, occ, next, left - 1);
         self.stop
     }
@@ -62,9 +64,17 @@ impl Solver {
         left: usize,
     ) {
         if left == 0 {
-            if !ctx.report(&self.stack) {
+            if !ctx.report(&self.stack[..PIECES]) {
                 self.stop = true;
             }
+            return;
+        }
+        let open = !occ & 0x0fff_ffff_ffff_ffff_u64;
+        let reachable = (open << 6) & 0x0fff_ffff_ffff_ffc0_u64
+            | (open << 1) & 0x0fbe_fbef_befb_efbe_u64
+            | (open >> 6) & 0x003f_ffff_ffff_ffff_u64
+            | (open >> 1) & 0x07df_7df7_df7d_f7df_u64;
+        if open & !reachable != 0 {
             return;
         }
         match (!occ).trailing_zeros() {
@@ -146,7 +156,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_21c1_u64 == 0
                         && self
@@ -162,7 +172,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_001f_u64 == 0
                         && self
@@ -178,7 +188,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_004f_u64 == 0
                         && self
@@ -218,7 +228,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0383_u64 == 0
                         && self
@@ -246,7 +256,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_0187_u64 == 0
                         && self
@@ -298,7 +308,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_11c1_u64 == 0
                         && self
@@ -326,7 +336,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_3043_u64 == 0
                         && self
@@ -378,7 +388,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_1047_u64 == 0
                         && self
@@ -418,7 +428,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_60c1_u64 == 0
                         && self
@@ -446,7 +456,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_008f_u64 == 0
                         && self
@@ -498,7 +508,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_41c1_u64 == 0
                         && self
@@ -529,7 +539,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_2183_u64 == 0
                         && self
@@ -539,7 +549,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_001f_u64 == 0
                         && self
@@ -549,7 +559,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_020f_u64 == 0
                         && self
@@ -565,7 +575,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0383_u64 == 0
                         && self
@@ -581,7 +591,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_0187_u64 == 0
                         && self
@@ -591,7 +601,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2087_u64 == 0
                         && self
@@ -607,7 +617,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_3083_u64 == 0
                         && self
@@ -623,7 +633,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_4107_u64 == 0
                         && self
@@ -639,7 +649,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_4183_u64 == 0
                         && self
@@ -655,7 +665,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_008f_u64 == 0
                         && self
@@ -683,7 +693,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_6083_u64 == 0
                         && self
@@ -702,7 +712,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_21c1_u64 == 0
                         && self
@@ -712,7 +722,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0104_1041_u64 == 0
                         && self
@@ -722,7 +732,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_03c1_u64 == 0
                         && self
@@ -738,7 +748,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0008_20c1_u64 == 0
                         && self
@@ -754,7 +764,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_30c1_u64 == 0
                         && self
@@ -770,7 +780,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_11c1_u64 == 0
                         && self
@@ -786,7 +796,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_01c5_u64 == 0
                         && self
@@ -802,7 +812,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_7041_u64 == 0
                         && self
@@ -818,7 +828,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_60c1_u64 == 0
                         && self
@@ -834,7 +844,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0004_3041_u64 == 0
                         && self
@@ -862,7 +872,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_41c1_u64 == 0
                         && self
@@ -897,7 +907,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_41c2_u64 == 0
                         && self
@@ -943,7 +953,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_003e_u64 == 0
                         && self
@@ -959,7 +969,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_009e_u64 == 0
                         && self
@@ -1005,7 +1015,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0706_u64 == 0
                         && self
@@ -1051,7 +1061,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_030e_u64 == 0
                         && self
@@ -1115,7 +1125,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2382_u64 == 0
                         && self
@@ -1155,7 +1165,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_6086_u64 == 0
                         && self
@@ -1207,7 +1217,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_208e_u64 == 0
                         && self
@@ -1247,7 +1257,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_10c6_u64 == 0
                         && self
@@ -1287,7 +1297,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0000_21c2_u64 == 0
                         && self
@@ -1303,7 +1313,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_011e_u64 == 0
                         && self
@@ -1391,7 +1401,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_8382_u64 == 0
                         && self
@@ -1434,7 +1444,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_4306_u64 == 0
                         && self
@@ -1444,7 +1454,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_003e_u64 == 0
                         && self
@@ -1454,7 +1464,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_041e_u64 == 0
                         && self
@@ -1470,7 +1480,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0706_u64 == 0
                         && self
@@ -1486,7 +1496,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_030e_u64 == 0
                         && self
@@ -1496,7 +1506,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_410e_u64 == 0
                         && self
@@ -1512,7 +1522,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_6106_u64 == 0
                         && self
@@ -1528,7 +1538,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_820e_u64 == 0
                         && self
@@ -1544,7 +1554,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_8306_u64 == 0
                         && self
@@ -1560,7 +1570,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_011e_u64 == 0
                         && self
@@ -1588,7 +1598,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_c106_u64 == 0
                         && self
@@ -1607,7 +1617,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_41c2_u64 == 0
                         && self
@@ -1641,7 +1651,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0208_2082_u64 == 0
                         && self
@@ -1651,7 +1661,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0782_u64 == 0
                         && self
@@ -1673,7 +1683,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0004_3082_u64 == 0
                         && self
@@ -1701,7 +1711,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_30c2_u64 == 0
                         && self
@@ -1723,7 +1733,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2382_u64 == 0
                         && self
@@ -1751,7 +1761,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_038a_u64 == 0
                         && self
@@ -1767,7 +1777,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_e082_u64 == 0
                         && self
@@ -1783,7 +1793,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_c182_u64 == 0
                         && self
@@ -1799,7 +1809,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0000_21c2_u64 == 0
                         && self
@@ -1815,7 +1825,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_03c2_u64 == 0
                         && self
@@ -1879,7 +1889,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_8382_u64 == 0
                         && self
@@ -1914,7 +1924,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_8384_u64 == 0
                         && self
@@ -1966,7 +1976,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0410_4104_u64 == 0
                         && self
@@ -1976,7 +1986,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_013c_u64 == 0
                         && self
@@ -2022,7 +2032,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0e0c_u64 == 0
                         && self
@@ -2074,7 +2084,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_061c_u64 == 0
                         && self
@@ -2144,7 +2154,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_41c4_u64 == 0
                         && self
@@ -2196,7 +2206,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_c10c_u64 == 0
                         && self
@@ -2248,7 +2258,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_411c_u64 == 0
                         && self
@@ -2300,7 +2310,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_218c_u64 == 0
                         && self
@@ -2352,7 +2362,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0000_4384_u64 == 0
                         && self
@@ -2368,7 +2378,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_03c4_u64 == 0
                         && self
@@ -2468,7 +2478,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_11c4_u64 == 0
                         && self
@@ -2523,7 +2533,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_860c_u64 == 0
                         && self
@@ -2533,7 +2543,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_083c_u64 == 0
                         && self
@@ -2549,7 +2559,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0e0c_u64 == 0
                         && self
@@ -2565,7 +2575,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_061c_u64 == 0
                         && self
@@ -2575,7 +2585,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_821c_u64 == 0
                         && self
@@ -2591,7 +2601,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_c20c_u64 == 0
                         && self
@@ -2607,7 +2617,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0001_041c_u64 == 0
                         && self
@@ -2623,7 +2633,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0001_060c_u64 == 0
                         && self
@@ -2639,7 +2649,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_023c_u64 == 0
                         && self
@@ -2667,7 +2677,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0001_820c_u64 == 0
                         && self
@@ -2686,7 +2696,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_8384_u64 == 0
                         && self
@@ -2726,7 +2736,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0410_4104_u64 == 0
                         && self
@@ -2736,7 +2746,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0f04_u64 == 0
                         && self
@@ -2758,7 +2768,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0008_6104_u64 == 0
                         && self
@@ -2786,7 +2796,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_6184_u64 == 0
                         && self
@@ -2814,7 +2824,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_41c4_u64 == 0
                         && self
@@ -2854,7 +2864,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0714_u64 == 0
                         && self
@@ -2870,7 +2880,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_7104_u64 == 0
                         && self
@@ -2898,7 +2908,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_3184_u64 == 0
                         && self
@@ -2926,7 +2936,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0000_4384_u64 == 0
                         && self
@@ -2942,7 +2952,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_03c4_u64 == 0
                         && self
@@ -3018,7 +3028,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_11c4_u64 == 0
                         && self
@@ -3065,7 +3075,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_0708_u64 == 0
                         && self
@@ -3117,7 +3127,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0820_8208_u64 == 0
                         && self
@@ -3127,7 +3137,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_03c8_u64 == 0
                         && self
@@ -3161,7 +3171,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0338_u64 == 0
                         && self
@@ -3201,7 +3211,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_0c38_u64 == 0
                         && self
@@ -3271,7 +3281,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_8388_u64 == 0
                         && self
@@ -3323,7 +3333,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_8218_u64 == 0
                         && self
@@ -3375,7 +3385,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_8238_u64 == 0
                         && self
@@ -3427,7 +3437,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_4318_u64 == 0
                         && self
@@ -3479,7 +3489,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0000_8708_u64 == 0
                         && self
@@ -3495,7 +3505,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_0788_u64 == 0
                         && self
@@ -3571,7 +3581,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_2388_u64 == 0
                         && self
@@ -3626,7 +3636,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_0c18_u64 == 0
                         && self
@@ -3636,7 +3646,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0041_0418_u64 == 0
                         && self
@@ -3646,7 +3656,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_0c38_u64 == 0
                         && self
@@ -3656,7 +3666,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_0438_u64 == 0
                         && self
@@ -3672,7 +3682,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_8418_u64 == 0
                         && self
@@ -3688,7 +3698,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0002_0838_u64 == 0
                         && self
@@ -3704,7 +3714,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0002_0c18_u64 == 0
                         && self
@@ -3720,7 +3730,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0003_0418_u64 == 0
                         && self
@@ -3739,7 +3749,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_0708_u64 == 0
                         && self
@@ -3779,7 +3789,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0820_8208_u64 == 0
                         && self
@@ -3789,7 +3799,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_03c8_u64 == 0
                         && self
@@ -3811,7 +3821,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0010_c208_u64 == 0
                         && self
@@ -3839,7 +3849,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_c308_u64 == 0
                         && self
@@ -3867,7 +3877,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_8388_u64 == 0
                         && self
@@ -3907,7 +3917,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0e28_u64 == 0
                         && self
@@ -3923,7 +3933,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0000_e208_u64 == 0
                         && self
@@ -3951,7 +3961,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_6308_u64 == 0
                         && self
@@ -3979,7 +3989,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0000_8708_u64 == 0
                         && self
@@ -3995,7 +4005,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_0788_u64 == 0
                         && self
@@ -4071,7 +4081,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_2388_u64 == 0
                         && self
@@ -4118,7 +4128,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0002_0e10_u64 == 0
                         && self
@@ -4158,7 +4168,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_1041_0410_u64 == 0
                         && self
@@ -4168,7 +4178,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0790_u64 == 0
                         && self
@@ -4202,7 +4212,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0730_u64 == 0
                         && self
@@ -4236,7 +4246,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_0e30_u64 == 0
                         && self
@@ -4288,7 +4298,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_0710_u64 == 0
                         && self
@@ -4316,7 +4326,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0003_0430_u64 == 0
                         && self
@@ -4344,7 +4354,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0001_c410_u64 == 0
                         && self
@@ -4360,7 +4370,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_8630_u64 == 0
                         && self
@@ -4388,7 +4398,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0001_0e10_u64 == 0
                         && self
@@ -4404,7 +4414,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_0f10_u64 == 0
                         && self
@@ -4468,7 +4478,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_4710_u64 == 0
                         && self
@@ -4499,7 +4509,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0082_0830_u64 == 0
                         && self
@@ -4509,7 +4519,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0003_0830_u64 == 0
                         && self
@@ -4528,7 +4538,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0002_0e10_u64 == 0
                         && self
@@ -4562,7 +4572,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_1041_0410_u64 == 0
                         && self
@@ -4572,7 +4582,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0790_u64 == 0
                         && self
@@ -4594,7 +4604,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0021_8410_u64 == 0
                         && self
@@ -4622,7 +4632,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_8610_u64 == 0
                         && self
@@ -4650,7 +4660,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_0710_u64 == 0
                         && self
@@ -4678,7 +4688,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0001_c410_u64 == 0
                         && self
@@ -4694,7 +4704,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0000_c610_u64 == 0
                         && self
@@ -4710,7 +4720,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0001_0e10_u64 == 0
                         && self
@@ -4726,7 +4736,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_0f10_u64 == 0
                         && self
@@ -4790,7 +4800,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_4710_u64 == 0
                         && self
@@ -4825,7 +4835,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_0e20_u64 == 0
                         && self
@@ -4835,7 +4845,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_2082_0820_u64 == 0
                         && self
@@ -4845,7 +4855,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0f20_u64 == 0
                         && self
@@ -4861,7 +4871,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0043_0820_u64 == 0
                         && self
@@ -4877,7 +4887,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0003_0c20_u64 == 0
                         && self
@@ -4893,7 +4903,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0002_0e20_u64 == 0
                         && self
@@ -4909,7 +4919,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0003_8820_u64 == 0
                         && self
@@ -4925,7 +4935,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0001_8c20_u64 == 0
                         && self
@@ -4941,7 +4951,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0082_0c20_u64 == 0
                         && self
@@ -4969,7 +4979,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0000_8e20_u64 == 0
                         && self
@@ -5004,7 +5014,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0008_7040_u64 == 0
                         && self
@@ -5020,7 +5030,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_07c0_u64 == 0
                         && self
@@ -5036,7 +5046,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_13c0_u64 == 0
                         && self
@@ -5076,7 +5086,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_e0c0_u64 == 0
                         && self
@@ -5104,7 +5114,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_61c0_u64 == 0
                         && self
@@ -5156,7 +5166,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0004_7040_u64 == 0
                         && self
@@ -5184,7 +5194,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_000c_10c0_u64 == 0
                         && self
@@ -5236,7 +5246,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0004_11c0_u64 == 0
                         && self
@@ -5276,7 +5286,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0018_3040_u64 == 0
                         && self
@@ -5304,7 +5314,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_23c0_u64 == 0
                         && self
@@ -5356,7 +5366,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0010_7040_u64 == 0
                         && self
@@ -5387,7 +5397,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0008_60c0_u64 == 0
                         && self
@@ -5397,7 +5407,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_07c0_u64 == 0
                         && self
@@ -5407,7 +5417,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_83c0_u64 == 0
                         && self
@@ -5423,7 +5433,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_e0c0_u64 == 0
                         && self
@@ -5439,7 +5449,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_61c0_u64 == 0
                         && self
@@ -5449,7 +5459,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0008_21c0_u64 == 0
                         && self
@@ -5465,7 +5475,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_000c_20c0_u64 == 0
                         && self
@@ -5481,7 +5491,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0010_41c0_u64 == 0
                         && self
@@ -5497,7 +5507,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0010_60c0_u64 == 0
                         && self
@@ -5513,7 +5523,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_23c0_u64 == 0
                         && self
@@ -5541,7 +5551,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0018_20c0_u64 == 0
                         && self
@@ -5560,7 +5570,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0008_7040_u64 == 0
                         && self
@@ -5570,7 +5580,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_4104_1040_u64 == 0
                         && self
@@ -5580,7 +5590,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_f040_u64 == 0
                         && self
@@ -5596,7 +5606,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0208_3040_u64 == 0
                         && self
@@ -5612,7 +5622,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_000c_3040_u64 == 0
                         && self
@@ -5628,7 +5638,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0004_7040_u64 == 0
                         && self
@@ -5644,7 +5654,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_7140_u64 == 0
                         && self
@@ -5660,7 +5670,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_001c_1040_u64 == 0
                         && self
@@ -5676,7 +5686,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0018_3040_u64 == 0
                         && self
@@ -5692,7 +5702,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_010c_1040_u64 == 0
                         && self
@@ -5720,7 +5730,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0010_7040_u64 == 0
                         && self
@@ -5755,7 +5765,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0010_7080_u64 == 0
                         && self
@@ -5801,7 +5811,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0f80_u64 == 0
                         && self
@@ -5817,7 +5827,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_2780_u64 == 0
                         && self
@@ -5863,7 +5873,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_c180_u64 == 0
                         && self
@@ -5909,7 +5919,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_c380_u64 == 0
                         && self
@@ -5973,7 +5983,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0008_e080_u64 == 0
                         && self
@@ -6013,7 +6023,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0018_2180_u64 == 0
                         && self
@@ -6065,7 +6075,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0008_2380_u64 == 0
                         && self
@@ -6105,7 +6115,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0004_3180_u64 == 0
                         && self
@@ -6145,7 +6155,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0008_7080_u64 == 0
                         && self
@@ -6161,7 +6171,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_4780_u64 == 0
                         && self
@@ -6249,7 +6259,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0020_e080_u64 == 0
                         && self
@@ -6292,7 +6302,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0010_c180_u64 == 0
                         && self
@@ -6302,7 +6312,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0f80_u64 == 0
                         && self
@@ -6312,7 +6322,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_0780_u64 == 0
                         && self
@@ -6328,7 +6338,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_c180_u64 == 0
                         && self
@@ -6344,7 +6354,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_c380_u64 == 0
                         && self
@@ -6354,7 +6364,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0010_4380_u64 == 0
                         && self
@@ -6370,7 +6380,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0018_4180_u64 == 0
                         && self
@@ -6386,7 +6396,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0020_8380_u64 == 0
                         && self
@@ -6402,7 +6412,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0020_c180_u64 == 0
                         && self
@@ -6418,7 +6428,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_4780_u64 == 0
                         && self
@@ -6446,7 +6456,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0030_4180_u64 == 0
                         && self
@@ -6465,7 +6475,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0010_7080_u64 == 0
                         && self
@@ -6499,7 +6509,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_8208_2080_u64 == 0
                         && self
@@ -6509,7 +6519,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_e080_u64 == 0
                         && self
@@ -6531,7 +6541,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_010c_2080_u64 == 0
                         && self
@@ -6559,7 +6569,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_000c_3080_u64 == 0
                         && self
@@ -6581,7 +6591,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0008_e080_u64 == 0
                         && self
@@ -6609,7 +6619,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_e280_u64 == 0
                         && self
@@ -6625,7 +6635,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0038_2080_u64 == 0
                         && self
@@ -6641,7 +6651,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0030_6080_u64 == 0
                         && self
@@ -6657,7 +6667,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0008_7080_u64 == 0
                         && self
@@ -6673,7 +6683,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_f080_u64 == 0
                         && self
@@ -6737,7 +6747,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0020_e080_u64 == 0
                         && self
@@ -6772,7 +6782,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0020_e100_u64 == 0
                         && self
@@ -6824,7 +6834,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0001_0410_4100_u64 == 0
                         && self
@@ -6834,7 +6844,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_4f00_u64 == 0
                         && self
@@ -6880,7 +6890,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_8300_u64 == 0
                         && self
@@ -6932,7 +6942,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_8700_u64 == 0
                         && self
@@ -7002,7 +7012,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0010_7100_u64 == 0
                         && self
@@ -7054,7 +7064,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0030_4300_u64 == 0
                         && self
@@ -7106,7 +7116,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0010_4700_u64 == 0
                         && self
@@ -7158,7 +7168,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0008_6300_u64 == 0
                         && self
@@ -7210,7 +7220,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0010_e100_u64 == 0
                         && self
@@ -7226,7 +7236,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_f100_u64 == 0
                         && self
@@ -7326,7 +7336,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0004_7100_u64 == 0
                         && self
@@ -7381,7 +7391,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0021_8300_u64 == 0
                         && self
@@ -7391,7 +7401,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0002_0f00_u64 == 0
                         && self
@@ -7407,7 +7417,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_8300_u64 == 0
                         && self
@@ -7423,7 +7433,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_8700_u64 == 0
                         && self
@@ -7433,7 +7443,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0020_8700_u64 == 0
                         && self
@@ -7449,7 +7459,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0030_8300_u64 == 0
                         && self
@@ -7465,7 +7475,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0041_0700_u64 == 0
                         && self
@@ -7481,7 +7491,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0041_8300_u64 == 0
                         && self
@@ -7497,7 +7507,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_8f00_u64 == 0
                         && self
@@ -7525,7 +7535,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0060_8300_u64 == 0
                         && self
@@ -7544,7 +7554,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0020_e100_u64 == 0
                         && self
@@ -7584,7 +7594,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0001_0410_4100_u64 == 0
                         && self
@@ -7594,7 +7604,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_c100_u64 == 0
                         && self
@@ -7616,7 +7626,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0218_4100_u64 == 0
                         && self
@@ -7644,7 +7654,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0018_6100_u64 == 0
                         && self
@@ -7672,7 +7682,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0010_7100_u64 == 0
                         && self
@@ -7712,7 +7722,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_c500_u64 == 0
                         && self
@@ -7728,7 +7738,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_001c_4100_u64 == 0
                         && self
@@ -7756,7 +7766,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_000c_6100_u64 == 0
                         && self
@@ -7784,7 +7794,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0010_e100_u64 == 0
                         && self
@@ -7800,7 +7810,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0000_f100_u64 == 0
                         && self
@@ -7876,7 +7886,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0004_7100_u64 == 0
                         && self
@@ -7923,7 +7933,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0041_c200_u64 == 0
                         && self
@@ -7975,7 +7985,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0002_0820_8200_u64 == 0
                         && self
@@ -7985,7 +7995,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_f200_u64 == 0
                         && self
@@ -8019,7 +8029,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_ce00_u64 == 0
                         && self
@@ -8059,7 +8069,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0003_0e00_u64 == 0
                         && self
@@ -8129,7 +8139,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0020_e200_u64 == 0
                         && self
@@ -8181,7 +8191,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0060_8600_u64 == 0
                         && self
@@ -8233,7 +8243,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0020_8e00_u64 == 0
                         && self
@@ -8285,7 +8295,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0010_c600_u64 == 0
                         && self
@@ -8337,7 +8347,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0021_c200_u64 == 0
                         && self
@@ -8353,7 +8363,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0001_e200_u64 == 0
                         && self
@@ -8429,7 +8439,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0008_e200_u64 == 0
                         && self
@@ -8484,7 +8494,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0043_0600_u64 == 0
                         && self
@@ -8494,7 +8504,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_1041_0600_u64 == 0
                         && self
@@ -8504,7 +8514,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0003_0e00_u64 == 0
                         && self
@@ -8514,7 +8524,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0041_0e00_u64 == 0
                         && self
@@ -8530,7 +8540,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0061_0600_u64 == 0
                         && self
@@ -8546,7 +8556,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0082_0e00_u64 == 0
                         && self
@@ -8562,7 +8572,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0083_0600_u64 == 0
                         && self
@@ -8578,7 +8588,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_00c1_0600_u64 == 0
                         && self
@@ -8597,7 +8607,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0041_c200_u64 == 0
                         && self
@@ -8637,7 +8647,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0002_0820_8200_u64 == 0
                         && self
@@ -8647,7 +8657,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_f200_u64 == 0
                         && self
@@ -8669,7 +8679,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0430_8200_u64 == 0
                         && self
@@ -8697,7 +8707,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0030_c200_u64 == 0
                         && self
@@ -8725,7 +8735,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0020_e200_u64 == 0
                         && self
@@ -8765,7 +8775,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0003_8a00_u64 == 0
                         && self
@@ -8781,7 +8791,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0038_8200_u64 == 0
                         && self
@@ -8809,7 +8819,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0018_c200_u64 == 0
                         && self
@@ -8837,7 +8847,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0021_c200_u64 == 0
                         && self
@@ -8853,7 +8863,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0001_e200_u64 == 0
                         && self
@@ -8929,7 +8939,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0008_e200_u64 == 0
                         && self
@@ -8976,7 +8986,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0083_8400_u64 == 0
                         && self
@@ -9016,7 +9026,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0004_1041_0400_u64 == 0
                         && self
@@ -9026,7 +9036,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_e400_u64 == 0
                         && self
@@ -9060,7 +9070,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_cc00_u64 == 0
                         && self
@@ -9094,7 +9104,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0003_8c00_u64 == 0
                         && self
@@ -9146,7 +9156,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0041_c400_u64 == 0
                         && self
@@ -9174,7 +9184,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_00c1_0c00_u64 == 0
                         && self
@@ -9202,7 +9212,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0071_0400_u64 == 0
                         && self
@@ -9218,7 +9228,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0021_8c00_u64 == 0
                         && self
@@ -9246,7 +9256,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0043_8400_u64 == 0
                         && self
@@ -9262,7 +9272,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0003_c400_u64 == 0
                         && self
@@ -9326,7 +9336,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0011_c400_u64 == 0
                         && self
@@ -9357,7 +9367,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_2082_0c00_u64 == 0
                         && self
@@ -9367,7 +9377,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_00c2_0c00_u64 == 0
                         && self
@@ -9386,7 +9396,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0083_8400_u64 == 0
                         && self
@@ -9420,7 +9430,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0004_1041_0400_u64 == 0
                         && self
@@ -9430,7 +9440,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_e400_u64 == 0
                         && self
@@ -9452,7 +9462,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0861_0400_u64 == 0
                         && self
@@ -9480,7 +9490,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0061_8400_u64 == 0
                         && self
@@ -9508,7 +9518,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0041_c400_u64 == 0
                         && self
@@ -9536,7 +9546,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0071_0400_u64 == 0
                         && self
@@ -9552,7 +9562,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0031_8400_u64 == 0
                         && self
@@ -9568,7 +9578,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0043_8400_u64 == 0
                         && self
@@ -9584,7 +9594,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0003_c400_u64 == 0
                         && self
@@ -9648,7 +9658,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0011_c400_u64 == 0
                         && self
@@ -9683,7 +9693,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0043_8800_u64 == 0
                         && self
@@ -9693,7 +9703,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0008_2082_0800_u64 == 0
                         && self
@@ -9703,7 +9713,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_c800_u64 == 0
                         && self
@@ -9719,7 +9729,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_10c2_0800_u64 == 0
                         && self
@@ -9735,7 +9745,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00c3_0800_u64 == 0
                         && self
@@ -9751,7 +9761,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0083_8800_u64 == 0
                         && self
@@ -9767,7 +9777,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_00e2_0800_u64 == 0
                         && self
@@ -9783,7 +9793,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0063_0800_u64 == 0
                         && self
@@ -9799,7 +9809,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_2083_0800_u64 == 0
                         && self
@@ -9827,7 +9837,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0023_8800_u64 == 0
                         && self
@@ -9862,7 +9872,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_021c_1000_u64 == 0
                         && self
@@ -9878,7 +9888,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0001_f000_u64 == 0
                         && self
@@ -9894,7 +9904,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0004_f000_u64 == 0
                         && self
@@ -9934,7 +9944,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0038_3000_u64 == 0
                         && self
@@ -9962,7 +9972,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0018_7000_u64 == 0
                         && self
@@ -10014,7 +10024,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_011c_1000_u64 == 0
                         && self
@@ -10042,7 +10052,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0304_3000_u64 == 0
                         && self
@@ -10094,7 +10104,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0104_7000_u64 == 0
                         && self
@@ -10134,7 +10144,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_060c_1000_u64 == 0
                         && self
@@ -10162,7 +10172,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0008_f000_u64 == 0
                         && self
@@ -10214,7 +10224,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_041c_1000_u64 == 0
                         && self
@@ -10245,7 +10255,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0218_3000_u64 == 0
                         && self
@@ -10255,7 +10265,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0001_f000_u64 == 0
                         && self
@@ -10265,7 +10275,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0020_f000_u64 == 0
                         && self
@@ -10281,7 +10291,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0038_3000_u64 == 0
                         && self
@@ -10297,7 +10307,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0018_7000_u64 == 0
                         && self
@@ -10307,7 +10317,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0208_7000_u64 == 0
                         && self
@@ -10323,7 +10333,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0308_3000_u64 == 0
                         && self
@@ -10339,7 +10349,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0410_7000_u64 == 0
                         && self
@@ -10355,7 +10365,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0418_3000_u64 == 0
                         && self
@@ -10371,7 +10381,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0008_f000_u64 == 0
                         && self
@@ -10399,7 +10409,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0608_3000_u64 == 0
                         && self
@@ -10418,7 +10428,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_021c_1000_u64 == 0
                         && self
@@ -10428,7 +10438,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0010_4104_1000_u64 == 0
                         && self
@@ -10438,7 +10448,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_003c_1000_u64 == 0
                         && self
@@ -10454,7 +10464,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_820c_1000_u64 == 0
                         && self
@@ -10470,7 +10480,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_030c_1000_u64 == 0
                         && self
@@ -10486,7 +10496,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_011c_1000_u64 == 0
                         && self
@@ -10502,7 +10512,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_001c_5000_u64 == 0
                         && self
@@ -10518,7 +10528,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0704_1000_u64 == 0
                         && self
@@ -10534,7 +10544,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_060c_1000_u64 == 0
                         && self
@@ -10550,7 +10560,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_4304_1000_u64 == 0
                         && self
@@ -10578,7 +10588,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_041c_1000_u64 == 0
                         && self
@@ -10613,7 +10623,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_041c_2000_u64 == 0
                         && self
@@ -10659,7 +10669,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_e000_u64 == 0
                         && self
@@ -10675,7 +10685,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0009_e000_u64 == 0
                         && self
@@ -10721,7 +10731,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0070_6000_u64 == 0
                         && self
@@ -10767,7 +10777,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0030_e000_u64 == 0
                         && self
@@ -10831,7 +10841,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0238_2000_u64 == 0
                         && self
@@ -10871,7 +10881,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0608_6000_u64 == 0
                         && self
@@ -10923,7 +10933,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0208_e000_u64 == 0
                         && self
@@ -10963,7 +10973,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_010c_6000_u64 == 0
                         && self
@@ -11003,7 +11013,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_021c_2000_u64 == 0
                         && self
@@ -11019,7 +11029,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0011_e000_u64 == 0
                         && self
@@ -11107,7 +11117,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0838_2000_u64 == 0
                         && self
@@ -11150,7 +11160,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0430_6000_u64 == 0
                         && self
@@ -11160,7 +11170,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_e000_u64 == 0
                         && self
@@ -11170,7 +11180,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0041_e000_u64 == 0
                         && self
@@ -11186,7 +11196,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0070_6000_u64 == 0
                         && self
@@ -11202,7 +11212,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0030_e000_u64 == 0
                         && self
@@ -11212,7 +11222,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0410_e000_u64 == 0
                         && self
@@ -11228,7 +11238,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0610_6000_u64 == 0
                         && self
@@ -11244,7 +11254,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0820_e000_u64 == 0
                         && self
@@ -11260,7 +11270,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0830_6000_u64 == 0
                         && self
@@ -11276,7 +11286,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0011_e000_u64 == 0
                         && self
@@ -11304,7 +11314,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0c10_6000_u64 == 0
                         && self
@@ -11323,7 +11333,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_041c_2000_u64 == 0
                         && self
@@ -11357,7 +11367,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0020_8208_2000_u64 == 0
                         && self
@@ -11367,7 +11377,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0078_2000_u64 == 0
                         && self
@@ -11389,7 +11399,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_4308_2000_u64 == 0
                         && self
@@ -11417,7 +11427,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_030c_2000_u64 == 0
                         && self
@@ -11439,7 +11449,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0238_2000_u64 == 0
                         && self
@@ -11467,7 +11477,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0038_a000_u64 == 0
                         && self
@@ -11483,7 +11493,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0e08_2000_u64 == 0
                         && self
@@ -11499,7 +11509,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0c18_2000_u64 == 0
                         && self
@@ -11515,7 +11525,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_021c_2000_u64 == 0
                         && self
@@ -11531,7 +11541,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_003c_2000_u64 == 0
                         && self
@@ -11595,7 +11605,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0838_2000_u64 == 0
                         && self
@@ -11630,7 +11640,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0838_4000_u64 == 0
                         && self
@@ -11682,7 +11692,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0041_0410_4000_u64 == 0
                         && self
@@ -11692,7 +11702,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0013_c000_u64 == 0
                         && self
@@ -11738,7 +11748,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_00e0_c000_u64 == 0
                         && self
@@ -11790,7 +11800,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0061_c000_u64 == 0
                         && self
@@ -11860,7 +11870,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_041c_4000_u64 == 0
                         && self
@@ -11912,7 +11922,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0c10_c000_u64 == 0
                         && self
@@ -11964,7 +11974,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0411_c000_u64 == 0
                         && self
@@ -12016,7 +12026,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0218_c000_u64 == 0
                         && self
@@ -12068,7 +12078,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0438_4000_u64 == 0
                         && self
@@ -12084,7 +12094,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_003c_4000_u64 == 0
                         && self
@@ -12184,7 +12194,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_011c_4000_u64 == 0
                         && self
@@ -12239,7 +12249,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0860_c000_u64 == 0
                         && self
@@ -12249,7 +12259,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0083_c000_u64 == 0
                         && self
@@ -12265,7 +12275,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_00e0_c000_u64 == 0
                         && self
@@ -12281,7 +12291,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0061_c000_u64 == 0
                         && self
@@ -12291,7 +12301,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0821_c000_u64 == 0
                         && self
@@ -12307,7 +12317,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0c20_c000_u64 == 0
                         && self
@@ -12323,7 +12333,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_1041_c000_u64 == 0
                         && self
@@ -12339,7 +12349,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_1060_c000_u64 == 0
                         && self
@@ -12355,7 +12365,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0023_c000_u64 == 0
                         && self
@@ -12383,7 +12393,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_1820_c000_u64 == 0
                         && self
@@ -12402,7 +12412,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0838_4000_u64 == 0
                         && self
@@ -12442,7 +12452,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0041_0410_4000_u64 == 0
                         && self
@@ -12452,7 +12462,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_00f0_4000_u64 == 0
                         && self
@@ -12474,7 +12484,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_8610_4000_u64 == 0
                         && self
@@ -12502,7 +12512,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0618_4000_u64 == 0
                         && self
@@ -12530,7 +12540,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_041c_4000_u64 == 0
                         && self
@@ -12570,7 +12580,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0071_4000_u64 == 0
                         && self
@@ -12586,7 +12596,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0710_4000_u64 == 0
                         && self
@@ -12614,7 +12624,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0318_4000_u64 == 0
                         && self
@@ -12642,7 +12652,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0438_4000_u64 == 0
                         && self
@@ -12658,7 +12668,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_003c_4000_u64 == 0
                         && self
@@ -12734,7 +12744,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_011c_4000_u64 == 0
                         && self
@@ -12781,7 +12791,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_1070_8000_u64 == 0
                         && self
@@ -12833,7 +12843,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0082_0820_8000_u64 == 0
                         && self
@@ -12843,7 +12853,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_003c_8000_u64 == 0
                         && self
@@ -12877,7 +12887,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0033_8000_u64 == 0
                         && self
@@ -12917,7 +12927,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00c3_8000_u64 == 0
                         && self
@@ -12987,7 +12997,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0838_8000_u64 == 0
                         && self
@@ -13039,7 +13049,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_1821_8000_u64 == 0
                         && self
@@ -13091,7 +13101,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0823_8000_u64 == 0
                         && self
@@ -13143,7 +13153,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0431_8000_u64 == 0
                         && self
@@ -13195,7 +13205,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0870_8000_u64 == 0
                         && self
@@ -13211,7 +13221,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0078_8000_u64 == 0
                         && self
@@ -13287,7 +13297,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0238_8000_u64 == 0
                         && self
@@ -13342,7 +13352,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_10c1_8000_u64 == 0
                         && self
@@ -13352,7 +13362,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0004_1041_8000_u64 == 0
                         && self
@@ -13362,7 +13372,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00c3_8000_u64 == 0
                         && self
@@ -13372,7 +13382,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_1043_8000_u64 == 0
                         && self
@@ -13388,7 +13398,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_1841_8000_u64 == 0
                         && self
@@ -13404,7 +13414,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_2083_8000_u64 == 0
                         && self
@@ -13420,7 +13430,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_20c1_8000_u64 == 0
                         && self
@@ -13436,7 +13446,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_3041_8000_u64 == 0
                         && self
@@ -13455,7 +13465,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_1070_8000_u64 == 0
                         && self
@@ -13495,7 +13505,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0082_0820_8000_u64 == 0
                         && self
@@ -13505,7 +13515,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_003c_8000_u64 == 0
                         && self
@@ -13527,7 +13537,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0001_0c20_8000_u64 == 0
                         && self
@@ -13555,7 +13565,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0c30_8000_u64 == 0
                         && self
@@ -13583,7 +13593,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0838_8000_u64 == 0
                         && self
@@ -13623,7 +13633,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_00e2_8000_u64 == 0
                         && self
@@ -13639,7 +13649,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_0e20_8000_u64 == 0
                         && self
@@ -13667,7 +13677,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0630_8000_u64 == 0
                         && self
@@ -13695,7 +13705,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_0870_8000_u64 == 0
                         && self
@@ -13711,7 +13721,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0078_8000_u64 == 0
                         && self
@@ -13787,7 +13797,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0238_8000_u64 == 0
                         && self
@@ -13834,7 +13844,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_20e1_0000_u64 == 0
                         && self
@@ -13874,7 +13884,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0104_1041_0000_u64 == 0
                         && self
@@ -13884,7 +13894,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0079_0000_u64 == 0
                         && self
@@ -13918,7 +13928,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0073_0000_u64 == 0
                         && self
@@ -13952,7 +13962,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00e3_0000_u64 == 0
                         && self
@@ -14004,7 +14014,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_1071_0000_u64 == 0
                         && self
@@ -14032,7 +14042,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_3043_0000_u64 == 0
                         && self
@@ -14060,7 +14070,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_1c41_0000_u64 == 0
                         && self
@@ -14076,7 +14086,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0863_0000_u64 == 0
                         && self
@@ -14104,7 +14114,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_10e1_0000_u64 == 0
                         && self
@@ -14120,7 +14130,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_00f1_0000_u64 == 0
                         && self
@@ -14184,7 +14194,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0471_0000_u64 == 0
                         && self
@@ -14215,7 +14225,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0008_2083_0000_u64 == 0
                         && self
@@ -14225,7 +14235,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_3083_0000_u64 == 0
                         && self
@@ -14244,7 +14254,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_20e1_0000_u64 == 0
                         && self
@@ -14278,7 +14288,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0104_1041_0000_u64 == 0
                         && self
@@ -14288,7 +14298,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0079_0000_u64 == 0
                         && self
@@ -14310,7 +14320,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0002_1841_0000_u64 == 0
                         && self
@@ -14338,7 +14348,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_1861_0000_u64 == 0
                         && self
@@ -14366,7 +14376,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_1071_0000_u64 == 0
                         && self
@@ -14394,7 +14404,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_1c41_0000_u64 == 0
                         && self
@@ -14410,7 +14420,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_0c61_0000_u64 == 0
                         && self
@@ -14426,7 +14436,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_10e1_0000_u64 == 0
                         && self
@@ -14442,7 +14452,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_00f1_0000_u64 == 0
                         && self
@@ -14506,7 +14516,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_0471_0000_u64 == 0
                         && self
@@ -14541,7 +14551,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_10e2_0000_u64 == 0
                         && self
@@ -14551,7 +14561,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0208_2082_0000_u64 == 0
                         && self
@@ -14561,7 +14571,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_00f2_0000_u64 == 0
                         && self
@@ -14577,7 +14587,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0004_3082_0000_u64 == 0
                         && self
@@ -14593,7 +14603,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_30c2_0000_u64 == 0
                         && self
@@ -14609,7 +14619,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_20e2_0000_u64 == 0
                         && self
@@ -14625,7 +14635,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_3882_0000_u64 == 0
                         && self
@@ -14641,7 +14651,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_18c2_0000_u64 == 0
                         && self
@@ -14657,7 +14667,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0008_20c2_0000_u64 == 0
                         && self
@@ -14685,7 +14695,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_08e2_0000_u64 == 0
                         && self
@@ -14720,7 +14730,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_8704_0000_u64 == 0
                         && self
@@ -14736,7 +14746,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_007c_0000_u64 == 0
                         && self
@@ -14752,7 +14762,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_013c_0000_u64 == 0
                         && self
@@ -14792,7 +14802,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0e0c_0000_u64 == 0
                         && self
@@ -14820,7 +14830,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_061c_0000_u64 == 0
                         && self
@@ -14872,7 +14882,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_4704_0000_u64 == 0
                         && self
@@ -14900,7 +14910,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_c10c_0000_u64 == 0
                         && self
@@ -14952,7 +14962,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_411c_0000_u64 == 0
                         && self
@@ -14992,7 +15002,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0001_8304_0000_u64 == 0
                         && self
@@ -15020,7 +15030,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_023c_0000_u64 == 0
                         && self
@@ -15072,7 +15082,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0001_0704_0000_u64 == 0
                         && self
@@ -15103,7 +15113,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_860c_0000_u64 == 0
                         && self
@@ -15113,7 +15123,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_007c_0000_u64 == 0
                         && self
@@ -15123,7 +15133,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_083c_0000_u64 == 0
                         && self
@@ -15139,7 +15149,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0e0c_0000_u64 == 0
                         && self
@@ -15155,7 +15165,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_061c_0000_u64 == 0
                         && self
@@ -15165,7 +15175,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_821c_0000_u64 == 0
                         && self
@@ -15181,7 +15191,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_c20c_0000_u64 == 0
                         && self
@@ -15197,7 +15207,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0001_041c_0000_u64 == 0
                         && self
@@ -15213,7 +15223,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0001_060c_0000_u64 == 0
                         && self
@@ -15229,7 +15239,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_023c_0000_u64 == 0
                         && self
@@ -15257,7 +15267,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0001_820c_0000_u64 == 0
                         && self
@@ -15276,7 +15286,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_8704_0000_u64 == 0
                         && self
@@ -15286,7 +15296,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0410_4104_0000_u64 == 0
                         && self
@@ -15296,7 +15306,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0f04_0000_u64 == 0
                         && self
@@ -15312,7 +15322,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0020_8304_0000_u64 == 0
                         && self
@@ -15328,7 +15338,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_c304_0000_u64 == 0
                         && self
@@ -15344,7 +15354,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_4704_0000_u64 == 0
                         && self
@@ -15360,7 +15370,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0714_0000_u64 == 0
                         && self
@@ -15376,7 +15386,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0001_c104_0000_u64 == 0
                         && self
@@ -15392,7 +15402,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0001_8304_0000_u64 == 0
                         && self
@@ -15408,7 +15418,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0010_c104_0000_u64 == 0
                         && self
@@ -15436,7 +15446,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0001_0704_0000_u64 == 0
                         && self
@@ -15471,7 +15481,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0001_0708_0000_u64 == 0
                         && self
@@ -15517,7 +15527,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_00f8_0000_u64 == 0
                         && self
@@ -15533,7 +15543,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0278_0000_u64 == 0
                         && self
@@ -15579,7 +15589,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_1c18_0000_u64 == 0
                         && self
@@ -15625,7 +15635,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0c38_0000_u64 == 0
                         && self
@@ -15689,7 +15699,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_8e08_0000_u64 == 0
                         && self
@@ -15729,7 +15739,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0001_8218_0000_u64 == 0
                         && self
@@ -15781,7 +15791,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0000_8238_0000_u64 == 0
                         && self
@@ -15821,7 +15831,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_4318_0000_u64 == 0
                         && self
@@ -15861,7 +15871,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_8708_0000_u64 == 0
                         && self
@@ -15877,7 +15887,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0478_0000_u64 == 0
                         && self
@@ -15965,7 +15975,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0002_0e08_0000_u64 == 0
                         && self
@@ -16008,7 +16018,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0001_0c18_0000_u64 == 0
                         && self
@@ -16018,7 +16028,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_00f8_0000_u64 == 0
                         && self
@@ -16028,7 +16038,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_1078_0000_u64 == 0
                         && self
@@ -16044,7 +16054,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_1c18_0000_u64 == 0
                         && self
@@ -16060,7 +16070,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0c38_0000_u64 == 0
                         && self
@@ -16070,7 +16080,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0001_0438_0000_u64 == 0
                         && self
@@ -16086,7 +16096,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0001_8418_0000_u64 == 0
                         && self
@@ -16102,7 +16112,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0002_0838_0000_u64 == 0
                         && self
@@ -16118,7 +16128,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0002_0c18_0000_u64 == 0
                         && self
@@ -16134,7 +16144,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0478_0000_u64 == 0
                         && self
@@ -16162,7 +16172,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0003_0418_0000_u64 == 0
                         && self
@@ -16181,7 +16191,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0001_0708_0000_u64 == 0
                         && self
@@ -16215,7 +16225,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0820_8208_0000_u64 == 0
                         && self
@@ -16225,7 +16235,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_1e08_0000_u64 == 0
                         && self
@@ -16247,7 +16257,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0010_c208_0000_u64 == 0
                         && self
@@ -16275,7 +16285,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_c308_0000_u64 == 0
                         && self
@@ -16297,7 +16307,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_8e08_0000_u64 == 0
                         && self
@@ -16325,7 +16335,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0e28_0000_u64 == 0
                         && self
@@ -16341,7 +16351,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0003_8208_0000_u64 == 0
                         && self
@@ -16357,7 +16367,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0003_0608_0000_u64 == 0
                         && self
@@ -16373,7 +16383,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0000_8708_0000_u64 == 0
                         && self
@@ -16389,7 +16399,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0f08_0000_u64 == 0
                         && self
@@ -16453,7 +16463,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0002_0e08_0000_u64 == 0
                         && self
@@ -16488,7 +16498,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0002_0e10_0000_u64 == 0
                         && self
@@ -16540,7 +16550,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_1041_0410_0000_u64 == 0
                         && self
@@ -16550,7 +16560,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_04f0_0000_u64 == 0
                         && self
@@ -16596,7 +16606,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_3830_0000_u64 == 0
                         && self
@@ -16648,7 +16658,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_1870_0000_u64 == 0
                         && self
@@ -16718,7 +16728,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0001_0710_0000_u64 == 0
                         && self
@@ -16770,7 +16780,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0003_0430_0000_u64 == 0
                         && self
@@ -16822,7 +16832,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0001_0470_0000_u64 == 0
                         && self
@@ -16874,7 +16884,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_8630_0000_u64 == 0
                         && self
@@ -16926,7 +16936,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0001_0e10_0000_u64 == 0
                         && self
@@ -16942,7 +16952,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0f10_0000_u64 == 0
                         && self
@@ -17042,7 +17052,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_4710_0000_u64 == 0
                         && self
@@ -17097,7 +17107,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0002_1830_0000_u64 == 0
                         && self
@@ -17107,7 +17117,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_20f0_0000_u64 == 0
                         && self
@@ -17123,7 +17133,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_3830_0000_u64 == 0
                         && self
@@ -17139,7 +17149,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_1870_0000_u64 == 0
                         && self
@@ -17149,7 +17159,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0002_0870_0000_u64 == 0
                         && self
@@ -17165,7 +17175,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0003_0830_0000_u64 == 0
                         && self
@@ -17181,7 +17191,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0004_1070_0000_u64 == 0
                         && self
@@ -17197,7 +17207,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0004_1830_0000_u64 == 0
                         && self
@@ -17213,7 +17223,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_08f0_0000_u64 == 0
                         && self
@@ -17241,7 +17251,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0006_0830_0000_u64 == 0
                         && self
@@ -17260,7 +17270,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0002_0e10_0000_u64 == 0
                         && self
@@ -17300,7 +17310,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_1041_0410_0000_u64 == 0
                         && self
@@ -17310,7 +17320,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_3c10_0000_u64 == 0
                         && self
@@ -17332,7 +17342,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0021_8410_0000_u64 == 0
                         && self
@@ -17360,7 +17370,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0001_8610_0000_u64 == 0
                         && self
@@ -17388,7 +17398,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0001_0710_0000_u64 == 0
                         && self
@@ -17428,7 +17438,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_1c50_0000_u64 == 0
                         && self
@@ -17444,7 +17454,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0001_c410_0000_u64 == 0
                         && self
@@ -17472,7 +17482,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0000_c610_0000_u64 == 0
                         && self
@@ -17500,7 +17510,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0001_0e10_0000_u64 == 0
                         && self
@@ -17516,7 +17526,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_0f10_0000_u64 == 0
                         && self
@@ -17592,7 +17602,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_4710_0000_u64 == 0
                         && self
@@ -17639,7 +17649,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0004_1c20_0000_u64 == 0
                         && self
@@ -17691,7 +17701,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_2082_0820_0000_u64 == 0
                         && self
@@ -17701,7 +17711,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0f20_0000_u64 == 0
                         && self
@@ -17735,7 +17745,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0ce0_0000_u64 == 0
                         && self
@@ -17775,7 +17785,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_30e0_0000_u64 == 0
                         && self
@@ -17845,7 +17855,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0002_0e20_0000_u64 == 0
                         && self
@@ -17897,7 +17907,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0006_0860_0000_u64 == 0
                         && self
@@ -17949,7 +17959,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0002_08e0_0000_u64 == 0
                         && self
@@ -18001,7 +18011,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0001_0c60_0000_u64 == 0
                         && self
@@ -18053,7 +18063,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0002_1c20_0000_u64 == 0
                         && self
@@ -18069,7 +18079,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_1e20_0000_u64 == 0
                         && self
@@ -18145,7 +18155,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_8e20_0000_u64 == 0
                         && self
@@ -18200,7 +18210,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0004_3060_0000_u64 == 0
                         && self
@@ -18210,7 +18220,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0104_1060_0000_u64 == 0
                         && self
@@ -18220,7 +18230,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_30e0_0000_u64 == 0
                         && self
@@ -18230,7 +18240,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0004_10e0_0000_u64 == 0
                         && self
@@ -18246,7 +18256,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0006_1060_0000_u64 == 0
                         && self
@@ -18262,7 +18272,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0008_20e0_0000_u64 == 0
                         && self
@@ -18278,7 +18288,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0008_3060_0000_u64 == 0
                         && self
@@ -18294,7 +18304,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_000c_1060_0000_u64 == 0
                         && self
@@ -18313,7 +18323,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0004_1c20_0000_u64 == 0
                         && self
@@ -18353,7 +18363,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_2082_0820_0000_u64 == 0
                         && self
@@ -18363,7 +18373,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0f20_0000_u64 == 0
                         && self
@@ -18385,7 +18395,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0043_0820_0000_u64 == 0
                         && self
@@ -18413,7 +18423,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0003_0c20_0000_u64 == 0
                         && self
@@ -18441,7 +18451,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0002_0e20_0000_u64 == 0
                         && self
@@ -18481,7 +18491,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_38a0_0000_u64 == 0
                         && self
@@ -18497,7 +18507,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0003_8820_0000_u64 == 0
                         && self
@@ -18525,7 +18535,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0001_8c20_0000_u64 == 0
                         && self
@@ -18553,7 +18563,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0002_1c20_0000_u64 == 0
                         && self
@@ -18569,7 +18579,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_1e20_0000_u64 == 0
                         && self
@@ -18645,7 +18655,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0000_8e20_0000_u64 == 0
                         && self
@@ -18692,7 +18702,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0008_3840_0000_u64 == 0
                         && self
@@ -18732,7 +18742,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_4104_1040_0000_u64 == 0
                         && self
@@ -18742,7 +18752,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_1e40_0000_u64 == 0
                         && self
@@ -18776,7 +18786,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_1cc0_0000_u64 == 0
                         && self
@@ -18810,7 +18820,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_38c0_0000_u64 == 0
                         && self
@@ -18862,7 +18872,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0004_1c40_0000_u64 == 0
                         && self
@@ -18890,7 +18900,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_000c_10c0_0000_u64 == 0
                         && self
@@ -18918,7 +18928,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0007_1040_0000_u64 == 0
                         && self
@@ -18934,7 +18944,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0002_18c0_0000_u64 == 0
                         && self
@@ -18962,7 +18972,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0004_3840_0000_u64 == 0
                         && self
@@ -18978,7 +18988,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_3c40_0000_u64 == 0
                         && self
@@ -19042,7 +19052,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0001_1c40_0000_u64 == 0
                         && self
@@ -19073,7 +19083,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0208_20c0_0000_u64 == 0
                         && self
@@ -19083,7 +19093,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_000c_20c0_0000_u64 == 0
                         && self
@@ -19102,7 +19112,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0008_3840_0000_u64 == 0
                         && self
@@ -19136,7 +19146,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_4104_1040_0000_u64 == 0
                         && self
@@ -19146,7 +19156,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_1e40_0000_u64 == 0
                         && self
@@ -19168,7 +19178,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0086_1040_0000_u64 == 0
                         && self
@@ -19196,7 +19206,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0006_1840_0000_u64 == 0
                         && self
@@ -19224,7 +19234,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0004_1c40_0000_u64 == 0
                         && self
@@ -19252,7 +19262,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0007_1040_0000_u64 == 0
                         && self
@@ -19268,7 +19278,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0003_1840_0000_u64 == 0
                         && self
@@ -19284,7 +19294,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0004_3840_0000_u64 == 0
                         && self
@@ -19300,7 +19310,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_3c40_0000_u64 == 0
                         && self
@@ -19364,7 +19374,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0001_1c40_0000_u64 == 0
                         && self
@@ -19399,7 +19409,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0004_3880_0000_u64 == 0
                         && self
@@ -19409,7 +19419,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_8208_2080_0000_u64 == 0
                         && self
@@ -19419,7 +19429,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_3c80_0000_u64 == 0
                         && self
@@ -19435,7 +19445,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_010c_2080_0000_u64 == 0
                         && self
@@ -19451,7 +19461,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_000c_3080_0000_u64 == 0
                         && self
@@ -19467,7 +19477,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0008_3880_0000_u64 == 0
                         && self
@@ -19483,7 +19493,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_000e_2080_0000_u64 == 0
                         && self
@@ -19499,7 +19509,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0006_3080_0000_u64 == 0
                         && self
@@ -19515,7 +19525,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0208_3080_0000_u64 == 0
                         && self
@@ -19543,7 +19553,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0002_3880_0000_u64 == 0
                         && self
@@ -19578,7 +19588,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0021_c100_0000_u64 == 0
                         && self
@@ -19594,7 +19604,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_1f00_0000_u64 == 0
                         && self
@@ -19610,7 +19620,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_4f00_0000_u64 == 0
                         && self
@@ -19650,7 +19660,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0003_8300_0000_u64 == 0
                         && self
@@ -19678,7 +19688,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0001_8700_0000_u64 == 0
                         && self
@@ -19730,7 +19740,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0011_c100_0000_u64 == 0
                         && self
@@ -19758,7 +19768,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0030_4300_0000_u64 == 0
                         && self
@@ -19810,7 +19820,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0010_4700_0000_u64 == 0
                         && self
@@ -19850,7 +19860,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0060_c100_0000_u64 == 0
                         && self
@@ -19878,7 +19888,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_8f00_0000_u64 == 0
                         && self
@@ -19930,7 +19940,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0041_c100_0000_u64 == 0
                         && self
@@ -19961,7 +19971,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0021_8300_0000_u64 == 0
                         && self
@@ -19971,7 +19981,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_1f00_0000_u64 == 0
                         && self
@@ -19981,7 +19991,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0002_0f00_0000_u64 == 0
                         && self
@@ -19997,7 +20007,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0003_8300_0000_u64 == 0
                         && self
@@ -20013,7 +20023,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0001_8700_0000_u64 == 0
                         && self
@@ -20023,7 +20033,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0020_8700_0000_u64 == 0
                         && self
@@ -20039,7 +20049,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0030_8300_0000_u64 == 0
                         && self
@@ -20055,7 +20065,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0041_0700_0000_u64 == 0
                         && self
@@ -20071,7 +20081,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0041_8300_0000_u64 == 0
                         && self
@@ -20087,7 +20097,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0000_8f00_0000_u64 == 0
                         && self
@@ -20115,7 +20125,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0060_8300_0000_u64 == 0
                         && self
@@ -20134,7 +20144,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0021_c100_0000_u64 == 0
                         && self
@@ -20144,7 +20154,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0001_0410_4100_0000_u64 == 0
                         && self
@@ -20154,7 +20164,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0003_c100_0000_u64 == 0
                         && self
@@ -20170,7 +20180,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0820_c100_0000_u64 == 0
                         && self
@@ -20186,7 +20196,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0030_c100_0000_u64 == 0
                         && self
@@ -20202,7 +20212,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0011_c100_0000_u64 == 0
                         && self
@@ -20218,7 +20228,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0001_c500_0000_u64 == 0
                         && self
@@ -20234,7 +20244,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0070_4100_0000_u64 == 0
                         && self
@@ -20250,7 +20260,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0060_c100_0000_u64 == 0
                         && self
@@ -20266,7 +20276,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0430_4100_0000_u64 == 0
                         && self
@@ -20294,7 +20304,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0041_c100_0000_u64 == 0
                         && self
@@ -20329,7 +20339,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0041_c200_0000_u64 == 0
                         && self
@@ -20375,7 +20385,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_3e00_0000_u64 == 0
                         && self
@@ -20391,7 +20401,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_9e00_0000_u64 == 0
                         && self
@@ -20437,7 +20447,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_0007_0600_0000_u64 == 0
                         && self
@@ -20483,7 +20493,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0003_0e00_0000_u64 == 0
                         && self
@@ -20547,7 +20557,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0023_8200_0000_u64 == 0
                         && self
@@ -20587,7 +20597,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0060_8600_0000_u64 == 0
                         && self
@@ -20639,7 +20649,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0020_8e00_0000_u64 == 0
                         && self
@@ -20679,7 +20689,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0000_0010_c600_0000_u64 == 0
                         && self
@@ -20719,7 +20729,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0021_c200_0000_u64 == 0
                         && self
@@ -20735,7 +20745,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0001_1e00_0000_u64 == 0
                         && self
@@ -20823,7 +20833,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0083_8200_0000_u64 == 0
                         && self
@@ -20866,7 +20876,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0043_0600_0000_u64 == 0
                         && self
@@ -20876,7 +20886,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_3e00_0000_u64 == 0
                         && self
@@ -20886,7 +20896,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0004_1e00_0000_u64 == 0
                         && self
@@ -20902,7 +20912,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0007_0600_0000_u64 == 0
                         && self
@@ -20918,7 +20928,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0003_0e00_0000_u64 == 0
                         && self
@@ -20928,7 +20938,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0041_0e00_0000_u64 == 0
                         && self
@@ -20944,7 +20954,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0061_0600_0000_u64 == 0
                         && self
@@ -20960,7 +20970,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0082_0e00_0000_u64 == 0
                         && self
@@ -20976,7 +20986,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0083_0600_0000_u64 == 0
                         && self
@@ -20992,7 +21002,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0001_1e00_0000_u64 == 0
                         && self
@@ -21020,7 +21030,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_00c1_0600_0000_u64 == 0
                         && self
@@ -21039,7 +21049,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0041_c200_0000_u64 == 0
                         && self
@@ -21073,7 +21083,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0002_0820_8200_0000_u64 == 0
                         && self
@@ -21083,7 +21093,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0007_8200_0000_u64 == 0
                         && self
@@ -21105,7 +21115,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0430_8200_0000_u64 == 0
                         && self
@@ -21133,7 +21143,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0030_c200_0000_u64 == 0
                         && self
@@ -21155,7 +21165,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0023_8200_0000_u64 == 0
                         && self
@@ -21183,7 +21193,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0003_8a00_0000_u64 == 0
                         && self
@@ -21199,7 +21209,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_00e0_8200_0000_u64 == 0
                         && self
@@ -21215,7 +21225,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_00c1_8200_0000_u64 == 0
                         && self
@@ -21231,7 +21241,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0021_c200_0000_u64 == 0
                         && self
@@ -21247,7 +21257,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0003_c200_0000_u64 == 0
                         && self
@@ -21311,7 +21321,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0083_8200_0000_u64 == 0
                         && self
@@ -21346,7 +21356,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0083_8400_0000_u64 == 0
                         && self
@@ -21398,7 +21408,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0004_1041_0400_0000_u64 == 0
                         && self
@@ -21408,7 +21418,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0001_3c00_0000_u64 == 0
                         && self
@@ -21454,7 +21464,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_000e_0c00_0000_u64 == 0
                         && self
@@ -21506,7 +21516,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0006_1c00_0000_u64 == 0
                         && self
@@ -21576,7 +21586,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0041_c400_0000_u64 == 0
                         && self
@@ -21628,7 +21638,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_00c1_0c00_0000_u64 == 0
                         && self
@@ -21680,7 +21690,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0041_1c00_0000_u64 == 0
                         && self
@@ -21732,7 +21742,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0021_8c00_0000_u64 == 0
                         && self
@@ -21784,7 +21794,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0043_8400_0000_u64 == 0
                         && self
@@ -21800,7 +21810,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0003_c400_0000_u64 == 0
                         && self
@@ -21900,7 +21910,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0011_c400_0000_u64 == 0
                         && self
@@ -21955,7 +21965,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0086_0c00_0000_u64 == 0
                         && self
@@ -21965,7 +21975,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0008_3c00_0000_u64 == 0
                         && self
@@ -21981,7 +21991,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_000e_0c00_0000_u64 == 0
                         && self
@@ -21997,7 +22007,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0006_1c00_0000_u64 == 0
                         && self
@@ -22007,7 +22017,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0082_1c00_0000_u64 == 0
                         && self
@@ -22023,7 +22033,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_00c2_0c00_0000_u64 == 0
                         && self
@@ -22039,7 +22049,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0104_1c00_0000_u64 == 0
                         && self
@@ -22055,7 +22065,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_0106_0c00_0000_u64 == 0
                         && self
@@ -22071,7 +22081,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0002_3c00_0000_u64 == 0
                         && self
@@ -22099,7 +22109,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0182_0c00_0000_u64 == 0
                         && self
@@ -22118,7 +22128,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0083_8400_0000_u64 == 0
                         && self
@@ -22158,7 +22168,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0004_1041_0400_0000_u64 == 0
                         && self
@@ -22168,7 +22178,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_000f_0400_0000_u64 == 0
                         && self
@@ -22190,7 +22200,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0861_0400_0000_u64 == 0
                         && self
@@ -22218,7 +22228,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0061_8400_0000_u64 == 0
                         && self
@@ -22246,7 +22256,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0041_c400_0000_u64 == 0
                         && self
@@ -22286,7 +22296,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0007_1400_0000_u64 == 0
                         && self
@@ -22302,7 +22312,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_0071_0400_0000_u64 == 0
                         && self
@@ -22330,7 +22340,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0031_8400_0000_u64 == 0
                         && self
@@ -22358,7 +22368,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0043_8400_0000_u64 == 0
                         && self
@@ -22374,7 +22384,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0003_c400_0000_u64 == 0
                         && self
@@ -22450,7 +22460,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0011_c400_0000_u64 == 0
                         && self
@@ -22497,7 +22507,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0107_0800_0000_u64 == 0
                         && self
@@ -22549,7 +22559,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0008_2082_0800_0000_u64 == 0
                         && self
@@ -22559,7 +22569,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0003_c800_0000_u64 == 0
                         && self
@@ -22593,7 +22603,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0003_3800_0000_u64 == 0
                         && self
@@ -22633,7 +22643,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_000c_3800_0000_u64 == 0
                         && self
@@ -22703,7 +22713,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0083_8800_0000_u64 == 0
                         && self
@@ -22755,7 +22765,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0182_1800_0000_u64 == 0
                         && self
@@ -22807,7 +22817,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_0082_3800_0000_u64 == 0
                         && self
@@ -22859,7 +22869,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0043_1800_0000_u64 == 0
                         && self
@@ -22911,7 +22921,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0087_0800_0000_u64 == 0
                         && self
@@ -22927,7 +22937,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0007_8800_0000_u64 == 0
                         && self
@@ -23003,7 +23013,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0023_8800_0000_u64 == 0
                         && self
@@ -23058,7 +23068,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_010c_1800_0000_u64 == 0
                         && self
@@ -23068,7 +23078,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_4104_1800_0000_u64 == 0
                         && self
@@ -23078,7 +23088,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_000c_3800_0000_u64 == 0
                         && self
@@ -23088,7 +23098,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0104_3800_0000_u64 == 0
                         && self
@@ -23104,7 +23114,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0184_1800_0000_u64 == 0
                         && self
@@ -23120,7 +23130,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0208_3800_0000_u64 == 0
                         && self
@@ -23136,7 +23146,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_020c_1800_0000_u64 == 0
                         && self
@@ -23152,7 +23162,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0304_1800_0000_u64 == 0
                         && self
@@ -23171,7 +23181,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0107_0800_0000_u64 == 0
                         && self
@@ -23211,7 +23221,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0008_2082_0800_0000_u64 == 0
                         && self
@@ -23221,7 +23231,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0003_c800_0000_u64 == 0
                         && self
@@ -23243,7 +23253,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_10c2_0800_0000_u64 == 0
                         && self
@@ -23271,7 +23281,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_00c3_0800_0000_u64 == 0
                         && self
@@ -23299,7 +23309,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0083_8800_0000_u64 == 0
                         && self
@@ -23339,7 +23349,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_000e_2800_0000_u64 == 0
                         && self
@@ -23355,7 +23365,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_00e2_0800_0000_u64 == 0
                         && self
@@ -23383,7 +23393,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0063_0800_0000_u64 == 0
                         && self
@@ -23411,7 +23421,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0087_0800_0000_u64 == 0
                         && self
@@ -23427,7 +23437,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0007_8800_0000_u64 == 0
                         && self
@@ -23503,7 +23513,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0023_8800_0000_u64 == 0
                         && self
@@ -23550,7 +23560,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_020e_1000_0000_u64 == 0
                         && self
@@ -23590,7 +23600,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0010_4104_1000_0000_u64 == 0
                         && self
@@ -23600,7 +23610,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0007_9000_0000_u64 == 0
                         && self
@@ -23634,7 +23644,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0007_3000_0000_u64 == 0
                         && self
@@ -23668,7 +23678,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_000e_3000_0000_u64 == 0
                         && self
@@ -23720,7 +23730,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0107_1000_0000_u64 == 0
                         && self
@@ -23748,7 +23758,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0304_3000_0000_u64 == 0
                         && self
@@ -23776,7 +23786,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_01c4_1000_0000_u64 == 0
                         && self
@@ -23792,7 +23802,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0086_3000_0000_u64 == 0
                         && self
@@ -23820,7 +23830,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_010e_1000_0000_u64 == 0
                         && self
@@ -23836,7 +23846,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_000f_1000_0000_u64 == 0
                         && self
@@ -23900,7 +23910,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0047_1000_0000_u64 == 0
                         && self
@@ -23931,7 +23941,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_8208_3000_0000_u64 == 0
                         && self
@@ -23941,7 +23951,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0308_3000_0000_u64 == 0
                         && self
@@ -23960,7 +23970,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_020e_1000_0000_u64 == 0
                         && self
@@ -23994,7 +24004,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0010_4104_1000_0000_u64 == 0
                         && self
@@ -24004,7 +24014,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0007_9000_0000_u64 == 0
                         && self
@@ -24026,7 +24036,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_2184_1000_0000_u64 == 0
                         && self
@@ -24054,7 +24064,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0186_1000_0000_u64 == 0
                         && self
@@ -24082,7 +24092,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0107_1000_0000_u64 == 0
                         && self
@@ -24110,7 +24120,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_01c4_1000_0000_u64 == 0
                         && self
@@ -24126,7 +24136,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_00c6_1000_0000_u64 == 0
                         && self
@@ -24142,7 +24152,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_010e_1000_0000_u64 == 0
                         && self
@@ -24158,7 +24168,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_000f_1000_0000_u64 == 0
                         && self
@@ -24222,7 +24232,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0047_1000_0000_u64 == 0
                         && self
@@ -24257,7 +24267,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_010e_2000_0000_u64 == 0
                         && self
@@ -24267,7 +24277,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0020_8208_2000_0000_u64 == 0
                         && self
@@ -24277,7 +24287,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_000f_2000_0000_u64 == 0
                         && self
@@ -24293,7 +24303,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_4308_2000_0000_u64 == 0
                         && self
@@ -24309,7 +24319,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_030c_2000_0000_u64 == 0
                         && self
@@ -24325,7 +24335,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_020e_2000_0000_u64 == 0
                         && self
@@ -24341,7 +24351,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_0388_2000_0000_u64 == 0
                         && self
@@ -24357,7 +24367,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_018c_2000_0000_u64 == 0
                         && self
@@ -24373,7 +24383,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_820c_2000_0000_u64 == 0
                         && self
@@ -24401,7 +24411,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_008e_2000_0000_u64 == 0
                         && self
@@ -24436,7 +24446,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0870_4000_0000_u64 == 0
                         && self
@@ -24452,7 +24462,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0007_c000_0000_u64 == 0
                         && self
@@ -24468,7 +24478,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0013_c000_0000_u64 == 0
                         && self
@@ -24508,7 +24518,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_00e0_c000_0000_u64 == 0
                         && self
@@ -24536,7 +24546,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0061_c000_0000_u64 == 0
                         && self
@@ -24588,7 +24598,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0470_4000_0000_u64 == 0
                         && self
@@ -24616,7 +24626,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0c10_c000_0000_u64 == 0
                         && self
@@ -24668,7 +24678,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0411_c000_0000_u64 == 0
                         && self
@@ -24708,7 +24718,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_1830_4000_0000_u64 == 0
                         && self
@@ -24736,7 +24746,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0023_c000_0000_u64 == 0
                         && self
@@ -24788,7 +24798,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_1070_4000_0000_u64 == 0
                         && self
@@ -24819,7 +24829,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0860_c000_0000_u64 == 0
                         && self
@@ -24829,7 +24839,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0007_c000_0000_u64 == 0
                         && self
@@ -24839,7 +24849,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0083_c000_0000_u64 == 0
                         && self
@@ -24855,7 +24865,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_00e0_c000_0000_u64 == 0
                         && self
@@ -24871,7 +24881,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0061_c000_0000_u64 == 0
                         && self
@@ -24881,7 +24891,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0821_c000_0000_u64 == 0
                         && self
@@ -24897,7 +24907,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0c20_c000_0000_u64 == 0
                         && self
@@ -24913,7 +24923,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_1041_c000_0000_u64 == 0
                         && self
@@ -24929,7 +24939,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_1060_c000_0000_u64 == 0
                         && self
@@ -24945,7 +24955,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0023_c000_0000_u64 == 0
                         && self
@@ -24973,7 +24983,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_1820_c000_0000_u64 == 0
                         && self
@@ -24992,7 +25002,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0870_4000_0000_u64 == 0
                         && self
@@ -25002,7 +25012,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0041_0410_4000_0000_u64 == 0
                         && self
@@ -25012,7 +25022,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_00f0_4000_0000_u64 == 0
                         && self
@@ -25028,7 +25038,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0002_0830_4000_0000_u64 == 0
                         && self
@@ -25044,7 +25054,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0c30_4000_0000_u64 == 0
                         && self
@@ -25060,7 +25070,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0470_4000_0000_u64 == 0
                         && self
@@ -25076,7 +25086,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0071_4000_0000_u64 == 0
                         && self
@@ -25092,7 +25102,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_1c10_4000_0000_u64 == 0
                         && self
@@ -25108,7 +25118,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_1830_4000_0000_u64 == 0
                         && self
@@ -25124,7 +25134,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0001_0c10_4000_0000_u64 == 0
                         && self
@@ -25152,7 +25162,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_1070_4000_0000_u64 == 0
                         && self
@@ -25187,7 +25197,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_1070_8000_0000_u64 == 0
                         && self
@@ -25233,7 +25243,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_000f_8000_0000_u64 == 0
                         && self
@@ -25249,7 +25259,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0027_8000_0000_u64 == 0
                         && self
@@ -25295,7 +25305,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_01c1_8000_0000_u64 == 0
                         && self
@@ -25341,7 +25351,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_00c3_8000_0000_u64 == 0
                         && self
@@ -25405,7 +25415,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_08e0_8000_0000_u64 == 0
                         && self
@@ -25445,7 +25455,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_1821_8000_0000_u64 == 0
                         && self
@@ -25497,7 +25507,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0000_0823_8000_0000_u64 == 0
                         && self
@@ -25537,7 +25547,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0000_0431_8000_0000_u64 == 0
                         && self
@@ -25577,7 +25587,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0870_8000_0000_u64 == 0
                         && self
@@ -25593,7 +25603,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0047_8000_0000_u64 == 0
                         && self
@@ -25681,7 +25691,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0000_20e0_8000_0000_u64 == 0
                         && self
@@ -25724,7 +25734,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_10c1_8000_0000_u64 == 0
                         && self
@@ -25734,7 +25744,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_000f_8000_0000_u64 == 0
                         && self
@@ -25744,7 +25754,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0107_8000_0000_u64 == 0
                         && self
@@ -25760,7 +25770,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_01c1_8000_0000_u64 == 0
                         && self
@@ -25776,7 +25786,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_00c3_8000_0000_u64 == 0
                         && self
@@ -25786,7 +25796,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_1043_8000_0000_u64 == 0
                         && self
@@ -25802,7 +25812,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_1841_8000_0000_u64 == 0
                         && self
@@ -25818,7 +25828,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_2083_8000_0000_u64 == 0
                         && self
@@ -25834,7 +25844,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_20c1_8000_0000_u64 == 0
                         && self
@@ -25850,7 +25860,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_0047_8000_0000_u64 == 0
                         && self
@@ -25878,7 +25888,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_3041_8000_0000_u64 == 0
                         && self
@@ -25897,7 +25907,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_1070_8000_0000_u64 == 0
                         && self
@@ -25931,7 +25941,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0082_0820_8000_0000_u64 == 0
                         && self
@@ -25941,7 +25951,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_01e0_8000_0000_u64 == 0
                         && self
@@ -25963,7 +25973,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0001_0c20_8000_0000_u64 == 0
                         && self
@@ -25991,7 +26001,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0c30_8000_0000_u64 == 0
                         && self
@@ -26013,7 +26023,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_08e0_8000_0000_u64 == 0
                         && self
@@ -26041,7 +26051,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_00e2_8000_0000_u64 == 0
                         && self
@@ -26057,7 +26067,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_3820_8000_0000_u64 == 0
                         && self
@@ -26073,7 +26083,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_3060_8000_0000_u64 == 0
                         && self
@@ -26089,7 +26099,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_0870_8000_0000_u64 == 0
                         && self
@@ -26105,7 +26115,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_00f0_8000_0000_u64 == 0
                         && self
@@ -26169,7 +26179,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_20e0_8000_0000_u64 == 0
                         && self
@@ -26204,7 +26214,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_20e1_0000_0000_u64 == 0
                         && self
@@ -26256,7 +26266,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0104_1041_0000_0000_u64 == 0
                         && self
@@ -26266,7 +26276,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_004f_0000_0000_u64 == 0
                         && self
@@ -26312,7 +26322,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_0383_0000_0000_u64 == 0
                         && self
@@ -26364,7 +26374,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0187_0000_0000_u64 == 0
                         && self
@@ -26434,7 +26444,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_1071_0000_0000_u64 == 0
                         && self
@@ -26486,7 +26496,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_3043_0000_0000_u64 == 0
                         && self
@@ -26538,7 +26548,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_1047_0000_0000_u64 == 0
                         && self
@@ -26590,7 +26600,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_0863_0000_0000_u64 == 0
                         && self
@@ -26642,7 +26652,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_10e1_0000_0000_u64 == 0
                         && self
@@ -26658,7 +26668,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_00f1_0000_0000_u64 == 0
                         && self
@@ -26758,7 +26768,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0471_0000_0000_u64 == 0
                         && self
@@ -26813,7 +26823,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_2183_0000_0000_u64 == 0
                         && self
@@ -26823,7 +26833,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_020f_0000_0000_u64 == 0
                         && self
@@ -26839,7 +26849,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0383_0000_0000_u64 == 0
                         && self
@@ -26855,7 +26865,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0187_0000_0000_u64 == 0
                         && self
@@ -26865,7 +26875,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_2087_0000_0000_u64 == 0
                         && self
@@ -26881,7 +26891,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_3083_0000_0000_u64 == 0
                         && self
@@ -26897,7 +26907,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_4107_0000_0000_u64 == 0
                         && self
@@ -26913,7 +26923,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_4183_0000_0000_u64 == 0
                         && self
@@ -26929,7 +26939,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_008f_0000_0000_u64 == 0
                         && self
@@ -26957,7 +26967,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_6083_0000_0000_u64 == 0
                         && self
@@ -26976,7 +26986,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_20e1_0000_0000_u64 == 0
                         && self
@@ -27016,7 +27026,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0104_1041_0000_0000_u64 == 0
                         && self
@@ -27026,7 +27036,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_03c1_0000_0000_u64 == 0
                         && self
@@ -27048,7 +27058,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0002_1841_0000_0000_u64 == 0
                         && self
@@ -27076,7 +27086,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_1861_0000_0000_u64 == 0
                         && self
@@ -27104,7 +27114,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_1071_0000_0000_u64 == 0
                         && self
@@ -27144,7 +27154,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_01c5_0000_0000_u64 == 0
                         && self
@@ -27160,7 +27170,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_1c41_0000_0000_u64 == 0
                         && self
@@ -27188,7 +27198,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_0c61_0000_0000_u64 == 0
                         && self
@@ -27216,7 +27226,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_10e1_0000_0000_u64 == 0
                         && self
@@ -27232,7 +27242,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_00f1_0000_0000_u64 == 0
                         && self
@@ -27308,7 +27318,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_0471_0000_0000_u64 == 0
                         && self
@@ -27355,7 +27365,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_41c2_0000_0000_u64 == 0
                         && self
@@ -27407,7 +27417,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0208_2082_0000_0000_u64 == 0
                         && self
@@ -27417,7 +27427,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_00f2_0000_0000_u64 == 0
                         && self
@@ -27451,7 +27461,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_00ce_0000_0000_u64 == 0
                         && self
@@ -27491,7 +27501,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_030e_0000_0000_u64 == 0
                         && self
@@ -27561,7 +27571,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_20e2_0000_0000_u64 == 0
                         && self
@@ -27613,7 +27623,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_6086_0000_0000_u64 == 0
                         && self
@@ -27665,7 +27675,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0000_208e_0000_0000_u64 == 0
                         && self
@@ -27717,7 +27727,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0000_10c6_0000_0000_u64 == 0
                         && self
@@ -27769,7 +27779,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_21c2_0000_0000_u64 == 0
                         && self
@@ -27785,7 +27795,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_01e2_0000_0000_u64 == 0
                         && self
@@ -27861,7 +27871,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0000_08e2_0000_0000_u64 == 0
                         && self
@@ -27916,7 +27926,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_4306_0000_0000_u64 == 0
                         && self
@@ -27926,7 +27936,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0010_4106_0000_0000_u64 == 0
                         && self
@@ -27936,7 +27946,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_030e_0000_0000_u64 == 0
                         && self
@@ -27946,7 +27956,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_410e_0000_0000_u64 == 0
                         && self
@@ -27962,7 +27972,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_6106_0000_0000_u64 == 0
                         && self
@@ -27978,7 +27988,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_820e_0000_0000_u64 == 0
                         && self
@@ -27994,7 +28004,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_8306_0000_0000_u64 == 0
                         && self
@@ -28010,7 +28020,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_c106_0000_0000_u64 == 0
                         && self
@@ -28029,7 +28039,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_41c2_0000_0000_u64 == 0
                         && self
@@ -28069,7 +28079,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0208_2082_0000_0000_u64 == 0
                         && self
@@ -28079,7 +28089,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_00f2_0000_0000_u64 == 0
                         && self
@@ -28101,7 +28111,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0004_3082_0000_0000_u64 == 0
                         && self
@@ -28129,7 +28139,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_30c2_0000_0000_u64 == 0
                         && self
@@ -28157,7 +28167,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_20e2_0000_0000_u64 == 0
                         && self
@@ -28197,7 +28207,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_038a_0000_0000_u64 == 0
                         && self
@@ -28213,7 +28223,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0000_3882_0000_0000_u64 == 0
                         && self
@@ -28241,7 +28251,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_18c2_0000_0000_u64 == 0
                         && self
@@ -28269,7 +28279,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_21c2_0000_0000_u64 == 0
                         && self
@@ -28285,7 +28295,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_01e2_0000_0000_u64 == 0
                         && self
@@ -28361,7 +28371,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_08e2_0000_0000_u64 == 0
                         && self
@@ -28408,7 +28418,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_8384_0000_0000_u64 == 0
                         && self
@@ -28448,7 +28458,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0410_4104_0000_0000_u64 == 0
                         && self
@@ -28458,7 +28468,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_01e4_0000_0000_u64 == 0
                         && self
@@ -28492,7 +28502,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_01cc_0000_0000_u64 == 0
                         && self
@@ -28526,7 +28536,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_038c_0000_0000_u64 == 0
                         && self
@@ -28578,7 +28588,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_41c4_0000_0000_u64 == 0
                         && self
@@ -28606,7 +28616,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_c10c_0000_0000_u64 == 0
                         && self
@@ -28634,7 +28644,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_7104_0000_0000_u64 == 0
                         && self
@@ -28650,7 +28660,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0000_218c_0000_0000_u64 == 0
                         && self
@@ -28678,7 +28688,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_4384_0000_0000_u64 == 0
                         && self
@@ -28694,7 +28704,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_03c4_0000_0000_u64 == 0
                         && self
@@ -28758,7 +28768,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0000_11c4_0000_0000_u64 == 0
                         && self
@@ -28789,7 +28799,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0020_820c_0000_0000_u64 == 0
                         && self
@@ -28799,7 +28809,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_c20c_0000_0000_u64 == 0
                         && self
@@ -28818,7 +28828,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_8384_0000_0000_u64 == 0
                         && self
@@ -28852,7 +28862,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0410_4104_0000_0000_u64 == 0
                         && self
@@ -28862,7 +28872,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_01e4_0000_0000_u64 == 0
                         && self
@@ -28884,7 +28894,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0008_6104_0000_0000_u64 == 0
                         && self
@@ -28912,7 +28922,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_6184_0000_0000_u64 == 0
                         && self
@@ -28940,7 +28950,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_41c4_0000_0000_u64 == 0
                         && self
@@ -28968,7 +28978,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_7104_0000_0000_u64 == 0
                         && self
@@ -28984,7 +28994,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_3184_0000_0000_u64 == 0
                         && self
@@ -29000,7 +29010,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0000_4384_0000_0000_u64 == 0
                         && self
@@ -29016,7 +29026,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_03c4_0000_0000_u64 == 0
                         && self
@@ -29080,7 +29090,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_11c4_0000_0000_u64 == 0
                         && self
@@ -29115,7 +29125,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_4388_0000_0000_u64 == 0
                         && self
@@ -29125,7 +29135,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0820_8208_0000_0000_u64 == 0
                         && self
@@ -29135,7 +29145,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_03c8_0000_0000_u64 == 0
                         && self
@@ -29151,7 +29161,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0010_c208_0000_0000_u64 == 0
                         && self
@@ -29167,7 +29177,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_c308_0000_0000_u64 == 0
                         && self
@@ -29183,7 +29193,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_8388_0000_0000_u64 == 0
                         && self
@@ -29199,7 +29209,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0000_e208_0000_0000_u64 == 0
                         && self
@@ -29215,7 +29225,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0000_6308_0000_0000_u64 == 0
                         && self
@@ -29231,7 +29241,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0020_8308_0000_0000_u64 == 0
                         && self
@@ -29259,7 +29269,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0000_2388_0000_0000_u64 == 0
                         && self
@@ -29294,7 +29304,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0002_1c10_0000_0000_u64 == 0
                         && self
@@ -29310,7 +29320,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_01f0_0000_0000_u64 == 0
                         && self
@@ -29320,7 +29330,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_04f0_0000_0000_u64 == 0
                         && self
@@ -29360,7 +29370,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_3830_0000_0000_u64 == 0
                         && self
@@ -29388,7 +29398,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_1870_0000_0000_u64 == 0
                         && self
@@ -29440,7 +29450,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0001_1c10_0000_0000_u64 == 0
                         && self
@@ -29468,7 +29478,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0003_0430_0000_0000_u64 == 0
                         && self
@@ -29520,7 +29530,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0001_0470_0000_0000_u64 == 0
                         && self
@@ -29560,7 +29570,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0006_0c10_0000_0000_u64 == 0
                         && self
@@ -29588,7 +29598,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x0000_08f0_0000_0000_u64 == 0
                         && self
@@ -29640,7 +29650,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0004_1c10_0000_0000_u64 == 0
                         && self
@@ -29671,7 +29681,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0002_1830_0000_0000_u64 == 0
                         && self
@@ -29681,7 +29691,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_01f0_0000_0000_u64 == 0
                         && self
@@ -29691,7 +29701,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_20f0_0000_0000_u64 == 0
                         && self
@@ -29707,7 +29717,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_3830_0000_0000_u64 == 0
                         && self
@@ -29723,7 +29733,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_1870_0000_0000_u64 == 0
                         && self
@@ -29733,7 +29743,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0002_0870_0000_0000_u64 == 0
                         && self
@@ -29749,7 +29759,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0003_0830_0000_0000_u64 == 0
                         && self
@@ -29765,7 +29775,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0004_1070_0000_0000_u64 == 0
                         && self
@@ -29781,7 +29791,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0004_1830_0000_0000_u64 == 0
                         && self
@@ -29797,7 +29807,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_08f0_0000_0000_u64 == 0
                         && self
@@ -29825,7 +29835,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0006_0830_0000_0000_u64 == 0
                         && self
@@ -29844,7 +29854,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0002_1c10_0000_0000_u64 == 0
                         && self
@@ -29854,7 +29864,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_3c10_0000_0000_u64 == 0
                         && self
@@ -29870,7 +29880,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0082_0c10_0000_0000_u64 == 0
                         && self
@@ -29886,7 +29896,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0003_0c10_0000_0000_u64 == 0
                         && self
@@ -29902,7 +29912,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0001_1c10_0000_0000_u64 == 0
                         && self
@@ -29918,7 +29928,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_1c50_0000_0000_u64 == 0
                         && self
@@ -29934,7 +29944,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0007_0410_0000_0000_u64 == 0
                         && self
@@ -29950,7 +29960,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0006_0c10_0000_0000_u64 == 0
                         && self
@@ -29966,7 +29976,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0043_0410_0000_0000_u64 == 0
                         && self
@@ -29994,7 +30004,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0004_1c10_0000_0000_u64 == 0
                         && self
@@ -30029,7 +30039,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0004_1c20_0000_0000_u64 == 0
                         && self
@@ -30075,7 +30085,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_03e0_0000_0000_u64 == 0
                         && self
@@ -30085,7 +30095,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_09e0_0000_0000_u64 == 0
                         && self
@@ -30131,7 +30141,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_7060_0000_0000_u64 == 0
                         && self
@@ -30177,7 +30187,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_30e0_0000_0000_u64 == 0
                         && self
@@ -30241,7 +30251,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0002_3820_0000_0000_u64 == 0
                         && self
@@ -30281,7 +30291,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0006_0860_0000_0000_u64 == 0
                         && self
@@ -30333,7 +30343,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0002_08e0_0000_0000_u64 == 0
                         && self
@@ -30373,7 +30383,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0001_0c60_0000_0000_u64 == 0
                         && self
@@ -30413,7 +30423,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0002_1c20_0000_0000_u64 == 0
                         && self
@@ -30429,7 +30439,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1024u64;
                     if occ & 0x0000_11e0_0000_0000_u64 == 0
                         && self
@@ -30517,7 +30527,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x0008_3820_0000_0000_u64 == 0
                         && self
@@ -30560,7 +30570,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0004_3060_0000_0000_u64 == 0
                         && self
@@ -30570,7 +30580,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_03e0_0000_0000_u64 == 0
                         && self
@@ -30580,7 +30590,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_41e0_0000_0000_u64 == 0
                         && self
@@ -30596,7 +30606,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_7060_0000_0000_u64 == 0
                         && self
@@ -30612,7 +30622,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_30e0_0000_0000_u64 == 0
                         && self
@@ -30622,7 +30632,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0004_10e0_0000_0000_u64 == 0
                         && self
@@ -30638,7 +30648,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0006_1060_0000_0000_u64 == 0
                         && self
@@ -30654,7 +30664,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0008_20e0_0000_0000_u64 == 0
                         && self
@@ -30670,7 +30680,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0008_3060_0000_0000_u64 == 0
                         && self
@@ -30686,7 +30696,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_11e0_0000_0000_u64 == 0
                         && self
@@ -30714,7 +30724,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x000c_1060_0000_0000_u64 == 0
                         && self
@@ -30733,7 +30743,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0004_1c20_0000_0000_u64 == 0
                         && self
@@ -30767,7 +30777,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_7820_0000_0000_u64 == 0
                         && self
@@ -30789,7 +30799,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0043_0820_0000_0000_u64 == 0
                         && self
@@ -30817,7 +30827,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0003_0c20_0000_0000_u64 == 0
                         && self
@@ -30839,7 +30849,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0002_3820_0000_0000_u64 == 0
                         && self
@@ -30867,7 +30877,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_38a0_0000_0000_u64 == 0
                         && self
@@ -30883,7 +30893,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x000e_0820_0000_0000_u64 == 0
                         && self
@@ -30899,7 +30909,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x000c_1820_0000_0000_u64 == 0
                         && self
@@ -30915,7 +30925,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0002_1c20_0000_0000_u64 == 0
                         && self
@@ -30931,7 +30941,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_3c20_0000_0000_u64 == 0
                         && self
@@ -30995,7 +31005,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0008_3820_0000_0000_u64 == 0
                         && self
@@ -31030,7 +31040,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0008_3840_0000_0000_u64 == 0
                         && self
@@ -31082,7 +31092,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_13c0_0000_0000_u64 == 0
                         && self
@@ -31128,7 +31138,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_e0c0_0000_0000_u64 == 0
                         && self
@@ -31180,7 +31190,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_61c0_0000_0000_u64 == 0
                         && self
@@ -31250,7 +31260,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0004_1c40_0000_0000_u64 == 0
                         && self
@@ -31302,7 +31312,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x000c_10c0_0000_0000_u64 == 0
                         && self
@@ -31354,7 +31364,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0004_11c0_0000_0000_u64 == 0
                         && self
@@ -31406,7 +31416,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0002_18c0_0000_0000_u64 == 0
                         && self
@@ -31458,7 +31468,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0004_3840_0000_0000_u64 == 0
                         && self
@@ -31474,7 +31484,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1024u64;
                     if occ & 0x0000_3c40_0000_0000_u64 == 0
                         && self
@@ -31574,7 +31584,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0001_1c40_0000_0000_u64 == 0
                         && self
@@ -31629,7 +31639,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0008_60c0_0000_0000_u64 == 0
                         && self
@@ -31639,7 +31649,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_83c0_0000_0000_u64 == 0
                         && self
@@ -31655,7 +31665,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_e0c0_0000_0000_u64 == 0
                         && self
@@ -31671,7 +31681,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_61c0_0000_0000_u64 == 0
                         && self
@@ -31681,7 +31691,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0008_21c0_0000_0000_u64 == 0
                         && self
@@ -31697,7 +31707,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x000c_20c0_0000_0000_u64 == 0
                         && self
@@ -31713,7 +31723,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0010_41c0_0000_0000_u64 == 0
                         && self
@@ -31729,7 +31739,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0010_60c0_0000_0000_u64 == 0
                         && self
@@ -31745,7 +31755,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0000_23c0_0000_0000_u64 == 0
                         && self
@@ -31773,7 +31783,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0018_20c0_0000_0000_u64 == 0
                         && self
@@ -31792,7 +31802,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0008_3840_0000_0000_u64 == 0
                         && self
@@ -31832,7 +31842,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_f040_0000_0000_u64 == 0
                         && self
@@ -31854,7 +31864,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0086_1040_0000_0000_u64 == 0
                         && self
@@ -31882,7 +31892,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0006_1840_0000_0000_u64 == 0
                         && self
@@ -31910,7 +31920,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0004_1c40_0000_0000_u64 == 0
                         && self
@@ -31950,7 +31960,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_7140_0000_0000_u64 == 0
                         && self
@@ -31966,7 +31976,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0007_1040_0000_0000_u64 == 0
                         && self
@@ -31994,7 +32004,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0003_1840_0000_0000_u64 == 0
                         && self
@@ -32022,7 +32032,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0004_3840_0000_0000_u64 == 0
                         && self
@@ -32038,7 +32048,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_3c40_0000_0000_u64 == 0
                         && self
@@ -32114,7 +32124,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0001_1c40_0000_0000_u64 == 0
                         && self
@@ -32161,7 +32171,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0010_7080_0000_0000_u64 == 0
                         && self
@@ -32213,7 +32223,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_3c80_0000_0000_u64 == 0
                         && self
@@ -32247,7 +32257,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_3380_0000_0000_u64 == 0
                         && self
@@ -32287,7 +32297,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_c380_0000_0000_u64 == 0
                         && self
@@ -32357,7 +32367,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0008_3880_0000_0000_u64 == 0
                         && self
@@ -32409,7 +32419,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0018_2180_0000_0000_u64 == 0
                         && self
@@ -32461,7 +32471,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0008_2380_0000_0000_u64 == 0
                         && self
@@ -32513,7 +32523,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0004_3180_0000_0000_u64 == 0
                         && self
@@ -32565,7 +32575,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0008_7080_0000_0000_u64 == 0
                         && self
@@ -32581,7 +32591,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_7880_0000_0000_u64 == 0
                         && self
@@ -32657,7 +32667,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0002_3880_0000_0000_u64 == 0
                         && self
@@ -32712,7 +32722,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0010_c180_0000_0000_u64 == 0
                         && self
@@ -32722,7 +32732,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0410_4180_0000_0000_u64 == 0
                         && self
@@ -32732,7 +32742,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_c380_0000_0000_u64 == 0
                         && self
@@ -32742,7 +32752,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0010_4380_0000_0000_u64 == 0
                         && self
@@ -32758,7 +32768,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0018_4180_0000_0000_u64 == 0
                         && self
@@ -32774,7 +32784,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0020_8380_0000_0000_u64 == 0
                         && self
@@ -32790,7 +32800,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0020_c180_0000_0000_u64 == 0
                         && self
@@ -32806,7 +32816,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0030_4180_0000_0000_u64 == 0
                         && self
@@ -32825,7 +32835,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0010_7080_0000_0000_u64 == 0
                         && self
@@ -32865,7 +32875,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_3c80_0000_0000_u64 == 0
                         && self
@@ -32887,7 +32897,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x010c_2080_0000_0000_u64 == 0
                         && self
@@ -32915,7 +32925,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x000c_3080_0000_0000_u64 == 0
                         && self
@@ -32943,7 +32953,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0008_3880_0000_0000_u64 == 0
                         && self
@@ -32983,7 +32993,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_e280_0000_0000_u64 == 0
                         && self
@@ -32999,7 +33009,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x000e_2080_0000_0000_u64 == 0
                         && self
@@ -33027,7 +33037,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0006_3080_0000_0000_u64 == 0
                         && self
@@ -33055,7 +33065,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0008_7080_0000_0000_u64 == 0
                         && self
@@ -33071,7 +33081,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1024u64;
                     if occ & 0x0000_7880_0000_0000_u64 == 0
                         && self
@@ -33147,7 +33157,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0002_3880_0000_0000_u64 == 0
                         && self
@@ -33194,7 +33204,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0020_e100_0000_0000_u64 == 0
                         && self
@@ -33234,7 +33244,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_7900_0000_0000_u64 == 0
                         && self
@@ -33268,7 +33278,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_7300_0000_0000_u64 == 0
                         && self
@@ -33302,7 +33312,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_e300_0000_0000_u64 == 0
                         && self
@@ -33354,7 +33364,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0010_7100_0000_0000_u64 == 0
                         && self
@@ -33382,7 +33392,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0030_4300_0000_0000_u64 == 0
                         && self
@@ -33410,7 +33420,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x001c_4100_0000_0000_u64 == 0
                         && self
@@ -33426,7 +33436,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0008_6300_0000_0000_u64 == 0
                         && self
@@ -33454,7 +33464,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0010_e100_0000_0000_u64 == 0
                         && self
@@ -33470,7 +33480,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_f100_0000_0000_u64 == 0
                         && self
@@ -33534,7 +33544,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0004_7100_0000_0000_u64 == 0
                         && self
@@ -33565,7 +33575,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0820_8300_0000_0000_u64 == 0
                         && self
@@ -33575,7 +33585,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0030_8300_0000_0000_u64 == 0
                         && self
@@ -33594,7 +33604,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0020_e100_0000_0000_u64 == 0
                         && self
@@ -33628,7 +33638,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_7900_0000_0000_u64 == 0
                         && self
@@ -33650,7 +33660,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0218_4100_0000_0000_u64 == 0
                         && self
@@ -33678,7 +33688,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0018_6100_0000_0000_u64 == 0
                         && self
@@ -33706,7 +33716,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0010_7100_0000_0000_u64 == 0
                         && self
@@ -33734,7 +33744,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x001c_4100_0000_0000_u64 == 0
                         && self
@@ -33750,7 +33760,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x000c_6100_0000_0000_u64 == 0
                         && self
@@ -33766,7 +33776,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0010_e100_0000_0000_u64 == 0
                         && self
@@ -33782,7 +33792,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1024u64;
                     if occ & 0x0000_f100_0000_0000_u64 == 0
                         && self
@@ -33846,7 +33856,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0004_7100_0000_0000_u64 == 0
                         && self
@@ -33881,7 +33891,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0010_e200_0000_0000_u64 == 0
                         && self
@@ -33891,7 +33901,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_f200_0000_0000_u64 == 0
                         && self
@@ -33907,7 +33917,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0430_8200_0000_0000_u64 == 0
                         && self
@@ -33923,7 +33933,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0030_c200_0000_0000_u64 == 0
                         && self
@@ -33939,7 +33949,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0020_e200_0000_0000_u64 == 0
                         && self
@@ -33955,7 +33965,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0038_8200_0000_0000_u64 == 0
                         && self
@@ -33971,7 +33981,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0018_c200_0000_0000_u64 == 0
                         && self
@@ -33987,7 +33997,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0820_c200_0000_0000_u64 == 0
                         && self
@@ -34015,7 +34025,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0008_e200_0000_0000_u64 == 0
                         && self
@@ -34050,7 +34060,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0087_0400_0000_0000_u64 == 0
                         && self
@@ -34066,7 +34076,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_7c00_0000_0000_u64 == 0
                         && self
@@ -34076,7 +34086,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0001_3c00_0000_0000_u64 == 0
                         && self
@@ -34098,7 +34108,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x000e_0c00_0000_0000_u64 == 0
                         && self
@@ -34114,7 +34124,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0006_1c00_0000_0000_u64 == 0
                         && self
@@ -34166,7 +34176,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0047_0400_0000_0000_u64 == 0
                         && self
@@ -34194,7 +34204,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x00c1_0c00_0000_0000_u64 == 0
                         && self
@@ -34246,7 +34256,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0041_1c00_0000_0000_u64 == 0
                         && self
@@ -34286,7 +34296,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0183_0400_0000_0000_u64 == 0
                         && self
@@ -34314,7 +34324,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0002_3c00_0000_0000_u64 == 0
                         && self
@@ -34342,7 +34352,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0107_0400_0000_0000_u64 == 0
                         && self
@@ -34373,7 +34383,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0086_0c00_0000_0000_u64 == 0
                         && self
@@ -34383,7 +34393,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_7c00_0000_0000_u64 == 0
                         && self
@@ -34393,7 +34403,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0008_3c00_0000_0000_u64 == 0
                         && self
@@ -34403,7 +34413,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x000e_0c00_0000_0000_u64 == 0
                         && self
@@ -34419,7 +34429,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0006_1c00_0000_0000_u64 == 0
                         && self
@@ -34429,7 +34439,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0082_1c00_0000_0000_u64 == 0
                         && self
@@ -34445,7 +34455,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x00c2_0c00_0000_0000_u64 == 0
                         && self
@@ -34461,7 +34471,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0104_1c00_0000_0000_u64 == 0
                         && self
@@ -34477,7 +34487,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0106_0c00_0000_0000_u64 == 0
                         && self
@@ -34493,7 +34503,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0002_3c00_0000_0000_u64 == 0
                         && self
@@ -34521,7 +34531,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0182_0c00_0000_0000_u64 == 0
                         && self
@@ -34540,7 +34550,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0087_0400_0000_0000_u64 == 0
                         && self
@@ -34550,7 +34560,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x000f_0400_0000_0000_u64 == 0
                         && self
@@ -34560,7 +34570,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x00c3_0400_0000_0000_u64 == 0
                         && self
@@ -34576,7 +34586,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0047_0400_0000_0000_u64 == 0
                         && self
@@ -34592,7 +34602,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0007_1400_0000_0000_u64 == 0
                         && self
@@ -34608,7 +34618,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x01c1_0400_0000_0000_u64 == 0
                         && self
@@ -34624,7 +34634,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0183_0400_0000_0000_u64 == 0
                         && self
@@ -34640,7 +34650,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0107_0400_0000_0000_u64 == 0
                         && self
@@ -34675,7 +34685,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0107_0800_0000_0000_u64 == 0
                         && self
@@ -34721,7 +34731,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_f800_0000_0000_u64 == 0
                         && self
@@ -34731,7 +34741,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0002_7800_0000_0000_u64 == 0
                         && self
@@ -34753,7 +34763,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x001c_1800_0000_0000_u64 == 0
                         && self
@@ -34775,7 +34785,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x000c_3800_0000_0000_u64 == 0
                         && self
@@ -34839,7 +34849,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x008e_0800_0000_0000_u64 == 0
                         && self
@@ -34879,7 +34889,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0182_1800_0000_0000_u64 == 0
                         && self
@@ -34931,7 +34941,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !128u64;
                     if occ & 0x0082_3800_0000_0000_u64 == 0
                         && self
@@ -34971,7 +34981,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !256u64;
                     if occ & 0x0043_1800_0000_0000_u64 == 0
                         && self
@@ -35011,7 +35021,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0087_0800_0000_0000_u64 == 0
                         && self
@@ -35027,7 +35037,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1024u64;
                     if occ & 0x0004_7800_0000_0000_u64 == 0
                         && self
@@ -35067,7 +35077,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2048u64;
                     if occ & 0x020e_0800_0000_0000_u64 == 0
                         && self
@@ -35110,7 +35120,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x010c_1800_0000_0000_u64 == 0
                         && self
@@ -35120,7 +35130,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_f800_0000_0000_u64 == 0
                         && self
@@ -35130,7 +35140,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0010_7800_0000_0000_u64 == 0
                         && self
@@ -35140,7 +35150,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x001c_1800_0000_0000_u64 == 0
                         && self
@@ -35156,7 +35166,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x000c_3800_0000_0000_u64 == 0
                         && self
@@ -35166,7 +35176,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0104_3800_0000_0000_u64 == 0
                         && self
@@ -35182,7 +35192,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0184_1800_0000_0000_u64 == 0
                         && self
@@ -35198,7 +35208,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0208_3800_0000_0000_u64 == 0
                         && self
@@ -35214,7 +35224,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x020c_1800_0000_0000_u64 == 0
                         && self
@@ -35230,7 +35240,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0004_7800_0000_0000_u64 == 0
                         && self
@@ -35258,7 +35268,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0304_1800_0000_0000_u64 == 0
                         && self
@@ -35277,7 +35287,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0107_0800_0000_0000_u64 == 0
                         && self
@@ -35311,7 +35321,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x001e_0800_0000_0000_u64 == 0
                         && self
@@ -35321,7 +35331,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x00c3_0800_0000_0000_u64 == 0
                         && self
@@ -35343,7 +35353,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x008e_0800_0000_0000_u64 == 0
                         && self
@@ -35371,7 +35381,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x000e_2800_0000_0000_u64 == 0
                         && self
@@ -35387,7 +35397,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0382_0800_0000_0000_u64 == 0
                         && self
@@ -35403,7 +35413,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0306_0800_0000_0000_u64 == 0
                         && self
@@ -35419,7 +35429,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0087_0800_0000_0000_u64 == 0
                         && self
@@ -35435,7 +35445,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1024u64;
                     if occ & 0x000f_0800_0000_0000_u64 == 0
                         && self
@@ -35451,7 +35461,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x020e_0800_0000_0000_u64 == 0
                         && self
@@ -35486,7 +35496,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x020e_1000_0000_0000_u64 == 0
                         && self
@@ -35538,7 +35548,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0004_f000_0000_0000_u64 == 0
                         && self
@@ -35560,7 +35570,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0038_3000_0000_0000_u64 == 0
                         && self
@@ -35588,7 +35598,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0018_7000_0000_0000_u64 == 0
                         && self
@@ -35658,7 +35668,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0107_1000_0000_0000_u64 == 0
                         && self
@@ -35710,7 +35720,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0304_3000_0000_0000_u64 == 0
                         && self
@@ -35762,7 +35772,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0104_7000_0000_0000_u64 == 0
                         && self
@@ -35814,7 +35824,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x0086_3000_0000_0000_u64 == 0
                         && self
@@ -35866,7 +35876,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x010e_1000_0000_0000_u64 == 0
                         && self
@@ -35882,7 +35892,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x000f_1000_0000_0000_u64 == 0
                         && self
@@ -35934,7 +35944,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x0047_1000_0000_0000_u64 == 0
                         && self
@@ -35989,7 +35999,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0218_3000_0000_0000_u64 == 0
                         && self
@@ -35999,7 +36009,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0020_f000_0000_0000_u64 == 0
                         && self
@@ -36009,7 +36019,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0038_3000_0000_0000_u64 == 0
                         && self
@@ -36025,7 +36035,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0018_7000_0000_0000_u64 == 0
                         && self
@@ -36035,7 +36045,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0208_7000_0000_0000_u64 == 0
                         && self
@@ -36051,7 +36061,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0308_3000_0000_0000_u64 == 0
                         && self
@@ -36067,7 +36077,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0410_7000_0000_0000_u64 == 0
                         && self
@@ -36083,7 +36093,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0418_3000_0000_0000_u64 == 0
                         && self
@@ -36099,7 +36109,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0008_f000_0000_0000_u64 == 0
                         && self
@@ -36127,7 +36137,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0608_3000_0000_0000_u64 == 0
                         && self
@@ -36146,7 +36156,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x020e_1000_0000_0000_u64 == 0
                         && self
@@ -36186,7 +36196,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x003c_1000_0000_0000_u64 == 0
                         && self
@@ -36196,7 +36206,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0186_1000_0000_0000_u64 == 0
                         && self
@@ -36224,7 +36234,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0107_1000_0000_0000_u64 == 0
                         && self
@@ -36264,7 +36274,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x001c_5000_0000_0000_u64 == 0
                         && self
@@ -36280,7 +36290,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x01c4_1000_0000_0000_u64 == 0
                         && self
@@ -36308,7 +36318,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x00c6_1000_0000_0000_u64 == 0
                         && self
@@ -36336,7 +36346,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x010e_1000_0000_0000_u64 == 0
                         && self
@@ -36352,7 +36362,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x000f_1000_0000_0000_u64 == 0
                         && self
@@ -36380,7 +36390,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x0047_1000_0000_0000_u64 == 0
                         && self
@@ -36427,7 +36437,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x041c_2000_0000_0000_u64 == 0
                         && self
@@ -36479,7 +36489,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x000f_2000_0000_0000_u64 == 0
                         && self
@@ -36489,7 +36499,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x000c_e000_0000_0000_u64 == 0
                         && self
@@ -36505,7 +36515,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0030_e000_0000_0000_u64 == 0
                         && self
@@ -36575,7 +36585,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x020e_2000_0000_0000_u64 == 0
                         && self
@@ -36627,7 +36637,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0608_6000_0000_0000_u64 == 0
                         && self
@@ -36679,7 +36689,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !128u64;
                     if occ & 0x0208_e000_0000_0000_u64 == 0
                         && self
@@ -36731,7 +36741,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !256u64;
                     if occ & 0x010c_6000_0000_0000_u64 == 0
                         && self
@@ -36783,7 +36793,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x021c_2000_0000_0000_u64 == 0
                         && self
@@ -36799,7 +36809,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x001e_2000_0000_0000_u64 == 0
                         && self
@@ -36827,7 +36837,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2048u64;
                     if occ & 0x008e_2000_0000_0000_u64 == 0
                         && self
@@ -36882,7 +36892,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0430_6000_0000_0000_u64 == 0
                         && self
@@ -36892,7 +36902,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0030_e000_0000_0000_u64 == 0
                         && self
@@ -36902,7 +36912,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0410_e000_0000_0000_u64 == 0
                         && self
@@ -36918,7 +36928,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0610_6000_0000_0000_u64 == 0
                         && self
@@ -36934,7 +36944,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0820_e000_0000_0000_u64 == 0
                         && self
@@ -36950,7 +36960,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0830_6000_0000_0000_u64 == 0
                         && self
@@ -36966,7 +36976,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0c10_6000_0000_0000_u64 == 0
                         && self
@@ -36985,7 +36995,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x041c_2000_0000_0000_u64 == 0
                         && self
@@ -37025,7 +37035,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x000f_2000_0000_0000_u64 == 0
                         && self
@@ -37035,7 +37045,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x030c_2000_0000_0000_u64 == 0
                         && self
@@ -37063,7 +37073,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x020e_2000_0000_0000_u64 == 0
                         && self
@@ -37103,7 +37113,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0038_a000_0000_0000_u64 == 0
                         && self
@@ -37119,7 +37129,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !128u64;
                     if occ & 0x0388_2000_0000_0000_u64 == 0
                         && self
@@ -37147,7 +37157,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x018c_2000_0000_0000_u64 == 0
                         && self
@@ -37175,7 +37185,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x021c_2000_0000_0000_u64 == 0
                         && self
@@ -37191,7 +37201,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x001e_2000_0000_0000_u64 == 0
                         && self
@@ -37219,7 +37229,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x008e_2000_0000_0000_u64 == 0
                         && self
@@ -37266,7 +37276,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0838_4000_0000_0000_u64 == 0
                         && self
@@ -37306,7 +37316,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x001e_4000_0000_0000_u64 == 0
                         && self
@@ -37316,7 +37326,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x001c_c000_0000_0000_u64 == 0
                         && self
@@ -37326,7 +37336,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0038_c000_0000_0000_u64 == 0
                         && self
@@ -37378,7 +37388,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x041c_4000_0000_0000_u64 == 0
                         && self
@@ -37406,7 +37416,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0c10_c000_0000_0000_u64 == 0
                         && self
@@ -37434,7 +37444,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0710_4000_0000_0000_u64 == 0
                         && self
@@ -37450,7 +37460,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !256u64;
                     if occ & 0x0218_c000_0000_0000_u64 == 0
                         && self
@@ -37478,7 +37488,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0438_4000_0000_0000_u64 == 0
                         && self
@@ -37494,7 +37504,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1024u64;
                     if occ & 0x003c_4000_0000_0000_u64 == 0
                         && self
@@ -37510,7 +37520,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2048u64;
                     if occ & 0x011c_4000_0000_0000_u64 == 0
                         && self
@@ -37541,7 +37551,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0c20_c000_0000_0000_u64 == 0
                         && self
@@ -37560,7 +37570,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0838_4000_0000_0000_u64 == 0
                         && self
@@ -37594,7 +37604,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x001e_4000_0000_0000_u64 == 0
                         && self
@@ -37604,7 +37614,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0618_4000_0000_0000_u64 == 0
                         && self
@@ -37632,7 +37642,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x041c_4000_0000_0000_u64 == 0
                         && self
@@ -37660,7 +37670,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0710_4000_0000_0000_u64 == 0
                         && self
@@ -37676,7 +37686,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0318_4000_0000_0000_u64 == 0
                         && self
@@ -37692,7 +37702,7 @@ impl Solver {
                     }
                 }
                 if avail & 512u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !512u64;
                     if occ & 0x0438_4000_0000_0000_u64 == 0
                         && self
@@ -37708,7 +37718,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1024u64;
                     if occ & 0x003c_4000_0000_0000_u64 == 0
                         && self
@@ -37724,7 +37734,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x011c_4000_0000_0000_u64 == 0
                         && self
@@ -37759,7 +37769,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0438_8000_0000_0000_u64 == 0
                         && self
@@ -37769,7 +37779,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x003c_8000_0000_0000_u64 == 0
                         && self
@@ -37779,7 +37789,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0c30_8000_0000_0000_u64 == 0
                         && self
@@ -37795,7 +37805,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0838_8000_0000_0000_u64 == 0
                         && self
@@ -37811,7 +37821,7 @@ impl Solver {
                     }
                 }
                 if avail & 128u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !128u64;
                     if occ & 0x0e20_8000_0000_0000_u64 == 0
                         && self
@@ -37827,7 +37837,7 @@ impl Solver {
                     }
                 }
                 if avail & 256u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !256u64;
                     if occ & 0x0630_8000_0000_0000_u64 == 0
                         && self
@@ -37843,7 +37853,7 @@ impl Solver {
                     }
                 }
                 if avail & 2048u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2048u64;
                     if occ & 0x0238_8000_0000_0000_u64 == 0
                         && self
@@ -37878,7 +37888,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x001f_0000_0000_0000_u64 == 0
                         && self
@@ -37888,7 +37898,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x004f_0000_0000_0000_u64 == 0
                         && self
@@ -37910,7 +37920,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0383_0000_0000_0000_u64 == 0
                         && self
@@ -37926,7 +37936,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0187_0000_0000_0000_u64 == 0
                         && self
@@ -37948,7 +37958,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x01c5_0000_0000_0000_u64 == 0
                         && self
@@ -37976,7 +37986,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x008f_0000_0000_0000_u64 == 0
                         && self
@@ -38007,7 +38017,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x001f_0000_0000_0000_u64 == 0
                         && self
@@ -38017,7 +38027,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x020f_0000_0000_0000_u64 == 0
                         && self
@@ -38027,7 +38037,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0383_0000_0000_0000_u64 == 0
                         && self
@@ -38043,7 +38053,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0187_0000_0000_0000_u64 == 0
                         && self
@@ -38053,7 +38063,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x008f_0000_0000_0000_u64 == 0
                         && self
@@ -38084,7 +38094,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x03c1_0000_0000_0000_u64 == 0
                         && self
@@ -38094,7 +38104,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x01c5_0000_0000_0000_u64 == 0
                         && self
@@ -38129,7 +38139,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x003e_0000_0000_0000_u64 == 0
                         && self
@@ -38139,7 +38149,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x009e_0000_0000_0000_u64 == 0
                         && self
@@ -38161,7 +38171,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0706_0000_0000_0000_u64 == 0
                         && self
@@ -38183,7 +38193,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x030e_0000_0000_0000_u64 == 0
                         && self
@@ -38211,7 +38221,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x038a_0000_0000_0000_u64 == 0
                         && self
@@ -38239,7 +38249,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1024u64;
                     if occ & 0x011e_0000_0000_0000_u64 == 0
                         && self
@@ -38282,7 +38292,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x003e_0000_0000_0000_u64 == 0
                         && self
@@ -38292,7 +38302,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x041e_0000_0000_0000_u64 == 0
                         && self
@@ -38302,7 +38312,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0706_0000_0000_0000_u64 == 0
                         && self
@@ -38318,7 +38328,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x030e_0000_0000_0000_u64 == 0
                         && self
@@ -38328,7 +38338,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x011e_0000_0000_0000_u64 == 0
                         && self
@@ -38359,7 +38369,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0782_0000_0000_0000_u64 == 0
                         && self
@@ -38369,7 +38379,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x038a_0000_0000_0000_u64 == 0
                         && self
@@ -38385,7 +38395,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1024u64;
                     if occ & 0x03c2_0000_0000_0000_u64 == 0
                         && self
@@ -38420,7 +38430,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x013c_0000_0000_0000_u64 == 0
                         && self
@@ -38442,7 +38452,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0e0c_0000_0000_0000_u64 == 0
                         && self
@@ -38470,7 +38480,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x061c_0000_0000_0000_u64 == 0
                         && self
@@ -38498,7 +38508,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0714_0000_0000_0000_u64 == 0
                         && self
@@ -38526,7 +38536,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1024u64;
                     if occ & 0x03c4_0000_0000_0000_u64 == 0
                         && self
@@ -38581,7 +38591,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x083c_0000_0000_0000_u64 == 0
                         && self
@@ -38591,7 +38601,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0e0c_0000_0000_0000_u64 == 0
                         && self
@@ -38607,7 +38617,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x061c_0000_0000_0000_u64 == 0
                         && self
@@ -38617,7 +38627,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x023c_0000_0000_0000_u64 == 0
                         && self
@@ -38648,7 +38658,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0f04_0000_0000_0000_u64 == 0
                         && self
@@ -38658,7 +38668,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0714_0000_0000_0000_u64 == 0
                         && self
@@ -38674,7 +38684,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x03c4_0000_0000_0000_u64 == 0
                         && self
@@ -38721,7 +38731,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x03c8_0000_0000_0000_u64 == 0
                         && self
@@ -38731,7 +38741,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0338_0000_0000_0000_u64 == 0
                         && self
@@ -38747,7 +38757,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0c38_0000_0000_0000_u64 == 0
                         && self
@@ -38775,7 +38785,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0e28_0000_0000_0000_u64 == 0
                         && self
@@ -38803,7 +38813,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0788_0000_0000_0000_u64 == 0
                         && self
@@ -38834,7 +38844,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0c38_0000_0000_0000_u64 == 0
                         && self
@@ -38847,7 +38857,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x03c8_0000_0000_0000_u64 == 0
                         && self
@@ -38857,7 +38867,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0e28_0000_0000_0000_u64 == 0
                         && self
@@ -38873,7 +38883,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1024u64;
                     if occ & 0x0788_0000_0000_0000_u64 == 0
                         && self
@@ -38920,7 +38930,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0790_0000_0000_0000_u64 == 0
                         && self
@@ -38930,7 +38940,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0730_0000_0000_0000_u64 == 0
                         && self
@@ -38940,7 +38950,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0e30_0000_0000_0000_u64 == 0
                         && self
@@ -38950,7 +38960,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1024u64;
                     if occ & 0x0f10_0000_0000_0000_u64 == 0
                         && self
@@ -38971,7 +38981,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0790_0000_0000_0000_u64 == 0
                         && self
@@ -38981,7 +38991,7 @@ impl Solver {
                     }
                 }
                 if avail & 1024u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1024u64;
                     if occ & 0x0f10_0000_0000_0000_u64 == 0
                         && self
@@ -39016,7 +39026,7 @@ impl Solver {
             /// +x open
             0 => {
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0f20_0000_0000_0000_u64 == 0
                         && self
@@ -39045,7 +39055,7 @@ impl Solver {
             /// +y open
             0 => {
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x07c0_0000_0000_0000_u64 == 0
                         && self
@@ -39074,7 +39084,7 @@ impl Solver {
             /// +y open
             0 => {
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0f80_0000_0000_0000_u64 == 0
                         && self
@@ -39166,11 +39176,11 @@ impl ::runtime::Search for Solver {
         } else {
             ALL_SHAPES
         };
-        self.attempts = [0; PIECES + 1];
-        self.fits = [0; PIECES + 1];
+        self.attempts = [0; 64];
+        self.fits = [0; 64];
         self.attempts[PIECES] = 1;
         self.place(ctx, mask, avail, PIECES, first);
-        ctx.stats.add(&self.attempts, &self.fits);
+        ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

@@ -16,10 +16,12 @@ const COPIES: [u8; 7] = [1, 1, 1, 1, 1, 1, 1];
 const ALL_SHAPES: u64 = 127u64;
 /// The FILA search with the F heuristic, every image list a constant.
 pub struct Solver {
-    stack: [u16; PIECES],
+    /// The images placed so far; sized so that indexing by `& 63` needs no check.
+    stack: [u16; 64],
     copies: [u8; 7],
-    attempts: [u64; PIECES + 1],
-    fits: [u64; PIECES + 1],
+    /// Counts by pieces left, sized like `stack`.
+    attempts: [u64; 64],
+    fits: [u64; 64],
     stop: bool,
 }
 impl Default for Solver {
@@ -30,10 +32,10 @@ impl Default for Solver {
 impl Solver {
     pub fn new() -> Self {
         Solver {
-            stack: [0; PIECES],
+            stack: [0; 64],
             copies: COPIES,
-            attempts: [0; PIECES + 1],
-            fits: [0; PIECES + 1],
+            attempts: [0; 64],
+            fits: [0; 64],
             stop: false,
         }
     }
@@ -48,8 +50,8 @@ impl Solver {
         left: usize,
         image: u16,
     ) -> bool {
-        self.fits[left] += 1;
-        self.stack[PIECES - left] = image;
+        self.fits[left & 63] += 1;
+        self.stack[(PIECES - left) & 63] = image;
         self.search(ctx, occ, next, left - 1);
         self.stop
     }
@@ -62,9 +64,19 @@ impl Solver {
         left: usize,
     ) {
         if left == 0 {
-            if !ctx.report(&self.stack) {
+            if !ctx.report(&self.stack[..PIECES]) {
                 self.stop = true;
             }
+            return;
+        }
+        let open = !occ & 0x0000_0000_07ff_ffff_u64;
+        let reachable = (open << 1) & 0x0000_0000_06db_6db6_u64
+            | (open << 3) & 0x0000_0000_07e3_f1f8_u64
+            | (open << 9) & 0x0000_0000_07ff_fe00_u64
+            | (open >> 1) & 0x0000_0000_036d_b6db_u64
+            | (open >> 3) & 0x0000_0000_00fc_7e3f_u64
+            | (open >> 9) & 0x0000_0000_0003_ffff_u64;
+        if open & !reachable != 0 {
             return;
         }
         match (!occ).trailing_zeros() {
@@ -114,7 +126,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_000b_u64 == 0
                         && self
@@ -172,7 +184,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 18;
+                    self.attempts[left & 63] += 18;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_000f_u64 == 0
                         && self
@@ -284,7 +296,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0017_u64 == 0
                         && self
@@ -324,7 +336,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0033_u64 == 0
                         && self
@@ -364,7 +376,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_100b_u64 == 0
                         && self
@@ -404,7 +416,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_040b_u64 == 0
                         && self
@@ -444,7 +456,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_020b_u64 == 0
                         && self
@@ -475,7 +487,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0019_u64 == 0
                         && self
@@ -509,7 +521,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0039_u64 == 0
                         && self
@@ -573,7 +585,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0059_u64 == 0
                         && self
@@ -601,7 +613,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0099_u64 == 0
                         && self
@@ -629,7 +641,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_3201_u64 == 0
                         && self
@@ -651,7 +663,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2601_u64 == 0
                         && self
@@ -673,7 +685,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_1019_u64 == 0
                         && self
@@ -692,7 +704,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0013_u64 == 0
                         && self
@@ -726,7 +738,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0027_u64 == 0
                         && self
@@ -790,7 +802,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0017_u64 == 0
                         && self
@@ -818,7 +830,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0033_u64 == 0
                         && self
@@ -846,7 +858,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_3201_u64 == 0
                         && self
@@ -868,7 +880,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2601_u64 == 0
                         && self
@@ -890,7 +902,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0413_u64 == 0
                         && self
@@ -909,7 +921,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0601_u64 == 0
                         && self
@@ -925,7 +937,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0e01_u64 == 0
                         && self
@@ -953,7 +965,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0004_0601_u64 == 0
                         && self
@@ -969,7 +981,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0008_0601_u64 == 0
                         && self
@@ -985,7 +997,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_3201_u64 == 0
                         && self
@@ -995,7 +1007,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2601_u64 == 0
                         && self
@@ -1005,7 +1017,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_1601_u64 == 0
                         && self
@@ -1018,7 +1030,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_000b_u64 == 0
                         && self
@@ -1052,7 +1064,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_000f_u64 == 0
                         && self
@@ -1116,7 +1128,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0017_u64 == 0
                         && self
@@ -1144,7 +1156,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0033_u64 == 0
                         && self
@@ -1172,7 +1184,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_100b_u64 == 0
                         && self
@@ -1194,7 +1206,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_040b_u64 == 0
                         && self
@@ -1216,7 +1228,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0413_u64 == 0
                         && self
@@ -1235,7 +1247,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0019_u64 == 0
                         && self
@@ -1251,7 +1263,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0039_u64 == 0
                         && self
@@ -1279,7 +1291,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0059_u64 == 0
                         && self
@@ -1295,7 +1307,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0099_u64 == 0
                         && self
@@ -1311,7 +1323,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2019_u64 == 0
                         && self
@@ -1321,7 +1333,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_3009_u64 == 0
                         && self
@@ -1331,7 +1343,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_1019_u64 == 0
                         && self
@@ -1344,7 +1356,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0013_u64 == 0
                         && self
@@ -1360,7 +1372,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0027_u64 == 0
                         && self
@@ -1388,7 +1400,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0017_u64 == 0
                         && self
@@ -1404,7 +1416,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0033_u64 == 0
                         && self
@@ -1420,7 +1432,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2403_u64 == 0
                         && self
@@ -1430,7 +1442,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2013_u64 == 0
                         && self
@@ -1440,7 +1452,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0413_u64 == 0
                         && self
@@ -1470,7 +1482,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 11;
+                    self.attempts[left & 63] += 11;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0016_u64 == 0
                         && self
@@ -1540,7 +1552,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 14;
+                    self.attempts[left & 63] += 14;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0126_u64 == 0
                         && self
@@ -1628,7 +1640,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_003a_u64 == 0
                         && self
@@ -1680,7 +1692,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_001e_u64 == 0
                         && self
@@ -1732,7 +1744,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2016_u64 == 0
                         && self
@@ -1790,7 +1802,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_0816_u64 == 0
                         && self
@@ -1848,7 +1860,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0416_u64 == 0
                         && self
@@ -1891,7 +1903,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_001a_u64 == 0
                         && self
@@ -1937,7 +1949,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0192_u64 == 0
                         && self
@@ -2001,7 +2013,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_003a_u64 == 0
                         && self
@@ -2053,7 +2065,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_005a_u64 == 0
                         && self
@@ -2093,7 +2105,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_041a_u64 == 0
                         && self
@@ -2133,7 +2145,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_101a_u64 == 0
                         && self
@@ -2173,7 +2185,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_201a_u64 == 0
                         && self
@@ -2204,7 +2216,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0026_u64 == 0
                         && self
@@ -2244,7 +2256,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0126_u64 == 0
                         && self
@@ -2290,7 +2302,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0e02_u64 == 0
                         && self
@@ -2318,7 +2330,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0606_u64 == 0
                         && self
@@ -2346,7 +2358,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_6402_u64 == 0
                         && self
@@ -2374,7 +2386,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_4c02_u64 == 0
                         && self
@@ -2402,7 +2414,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_2602_u64 == 0
                         && self
@@ -2427,7 +2439,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0c02_u64 == 0
                         && self
@@ -2449,7 +2461,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_000c_0402_u64 == 0
                         && self
@@ -2477,7 +2489,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0e02_u64 == 0
                         && self
@@ -2505,7 +2517,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0010_0c02_u64 == 0
                         && self
@@ -2527,7 +2539,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_6402_u64 == 0
                         && self
@@ -2543,7 +2555,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_4c02_u64 == 0
                         && self
@@ -2559,7 +2571,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_2602_u64 == 0
                         && self
@@ -2578,7 +2590,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0016_u64 == 0
                         && self
@@ -2618,7 +2630,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0126_u64 == 0
                         && self
@@ -2664,7 +2676,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_003a_u64 == 0
                         && self
@@ -2692,7 +2704,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_001e_u64 == 0
                         && self
@@ -2720,7 +2732,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2016_u64 == 0
                         && self
@@ -2748,7 +2760,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_0816_u64 == 0
                         && self
@@ -2776,7 +2788,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_201a_u64 == 0
                         && self
@@ -2801,7 +2813,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_001a_u64 == 0
                         && self
@@ -2823,7 +2835,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0192_u64 == 0
                         && self
@@ -2851,7 +2863,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_003a_u64 == 0
                         && self
@@ -2879,7 +2891,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_005a_u64 == 0
                         && self
@@ -2901,7 +2913,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_3012_u64 == 0
                         && self
@@ -2917,7 +2929,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_101a_u64 == 0
                         && self
@@ -2933,7 +2945,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_201a_u64 == 0
                         && self
@@ -2952,7 +2964,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0026_u64 == 0
                         && self
@@ -2968,7 +2980,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0126_u64 == 0
                         && self
@@ -2984,7 +2996,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_4806_u64 == 0
                         && self
@@ -2994,7 +3006,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_4026_u64 == 0
                         && self
@@ -3004,7 +3016,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_0826_u64 == 0
                         && self
@@ -3033,7 +3045,7 @@ impl Solver {
             /// +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0034_u64 == 0
                         && self
@@ -3067,7 +3079,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_003c_u64 == 0
                         && self
@@ -3131,7 +3143,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0134_u64 == 0
                         && self
@@ -3159,7 +3171,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_00b4_u64 == 0
                         && self
@@ -3187,7 +3199,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_0834_u64 == 0
                         && self
@@ -3209,7 +3221,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2034_u64 == 0
                         && self
@@ -3231,7 +3243,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_4034_u64 == 0
                         && self
@@ -3250,7 +3262,7 @@ impl Solver {
             /// +y filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0c04_u64 == 0
                         && self
@@ -3266,7 +3278,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0e04_u64 == 0
                         && self
@@ -3294,7 +3306,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0010_0c04_u64 == 0
                         && self
@@ -3310,7 +3322,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0008_0c04_u64 == 0
                         && self
@@ -3326,7 +3338,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2c04_u64 == 0
                         && self
@@ -3336,7 +3348,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_6804_u64 == 0
                         && self
@@ -3346,7 +3358,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_4c04_u64 == 0
                         && self
@@ -3359,7 +3371,7 @@ impl Solver {
             /// +y open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0034_u64 == 0
                         && self
@@ -3375,7 +3387,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_003c_u64 == 0
                         && self
@@ -3403,7 +3415,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_0134_u64 == 0
                         && self
@@ -3419,7 +3431,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_00b4_u64 == 0
                         && self
@@ -3435,7 +3447,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_6024_u64 == 0
                         && self
@@ -3445,7 +3457,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2034_u64 == 0
                         && self
@@ -3455,7 +3467,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_4034_u64 == 0
                         && self
@@ -3485,7 +3497,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0058_u64 == 0
                         && self
@@ -3549,7 +3561,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 13;
+                    self.attempts[left & 63] += 13;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0078_u64 == 0
                         && self
@@ -3631,7 +3643,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_00b8_u64 == 0
                         && self
@@ -3671,7 +3683,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0198_u64 == 0
                         && self
@@ -3711,7 +3723,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_8058_u64 == 0
                         && self
@@ -3763,7 +3775,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2058_u64 == 0
                         && self
@@ -3815,7 +3827,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_1058_u64 == 0
                         && self
@@ -3852,7 +3864,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_00c8_u64 == 0
                         && self
@@ -3892,7 +3904,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_01c8_u64 == 0
                         && self
@@ -3938,7 +3950,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0020_3008_u64 == 0
                         && self
@@ -3966,7 +3978,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0040_3008_u64 == 0
                         && self
@@ -3994,7 +4006,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_9008_u64 == 0
                         && self
@@ -4022,7 +4034,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_3008_u64 == 0
                         && self
@@ -4050,7 +4062,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_3208_u64 == 0
                         && self
@@ -4075,7 +4087,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0098_u64 == 0
                         && self
@@ -4115,7 +4127,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0138_u64 == 0
                         && self
@@ -4173,7 +4185,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_00b8_u64 == 0
                         && self
@@ -4213,7 +4225,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0198_u64 == 0
                         && self
@@ -4247,7 +4259,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_9008_u64 == 0
                         && self
@@ -4281,7 +4293,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_3008_u64 == 0
                         && self
@@ -4315,7 +4327,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_3208_u64 == 0
                         && self
@@ -4340,7 +4352,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_3008_u64 == 0
                         && self
@@ -4362,7 +4374,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_7008_u64 == 0
                         && self
@@ -4390,7 +4402,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0020_3008_u64 == 0
                         && self
@@ -4418,7 +4430,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0040_3008_u64 == 0
                         && self
@@ -4440,7 +4452,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_9008_u64 == 0
                         && self
@@ -4456,7 +4468,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_3008_u64 == 0
                         && self
@@ -4472,7 +4484,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_3208_u64 == 0
                         && self
@@ -4491,7 +4503,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0058_u64 == 0
                         && self
@@ -4525,7 +4537,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0078_u64 == 0
                         && self
@@ -4565,7 +4577,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_00b8_u64 == 0
                         && self
@@ -4581,7 +4593,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0198_u64 == 0
                         && self
@@ -4597,7 +4609,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_8058_u64 == 0
                         && self
@@ -4619,7 +4631,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_2058_u64 == 0
                         && self
@@ -4647,7 +4659,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_2098_u64 == 0
                         && self
@@ -4666,7 +4678,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_00c8_u64 == 0
                         && self
@@ -4682,7 +4694,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_01c8_u64 == 0
                         && self
@@ -4698,7 +4710,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_00c8_u64 == 0
                         && self
@@ -4708,7 +4720,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_8048_u64 == 0
                         && self
@@ -4718,7 +4730,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_80c8_u64 == 0
                         && self
@@ -4731,7 +4743,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0098_u64 == 0
                         && self
@@ -4747,7 +4759,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_0138_u64 == 0
                         && self
@@ -4769,7 +4781,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_00b8_u64 == 0
                         && self
@@ -4785,7 +4797,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_0198_u64 == 0
                         && self
@@ -4801,7 +4813,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_2018_u64 == 0
                         && self
@@ -4811,7 +4823,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_0098_u64 == 0
                         && self
@@ -4827,7 +4839,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_2098_u64 == 0
                         && self
@@ -4857,7 +4869,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_00b0_u64 == 0
                         && self
@@ -4933,7 +4945,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0040_2030_u64 == 0
                         && self
@@ -4985,7 +4997,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_01d0_u64 == 0
                         && self
@@ -5031,7 +5043,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_00f0_u64 == 0
                         && self
@@ -5077,7 +5089,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_00b0_u64 == 0
                         && self
@@ -5153,7 +5165,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_40b0_u64 == 0
                         && self
@@ -5229,7 +5241,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_20b0_u64 == 0
                         && self
@@ -5284,7 +5296,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_00d0_u64 == 0
                         && self
@@ -5336,7 +5348,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0060_2010_u64 == 0
                         && self
@@ -5376,7 +5388,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_01d0_u64 == 0
                         && self
@@ -5422,7 +5434,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0080_6010_u64 == 0
                         && self
@@ -5456,7 +5468,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_20d0_u64 == 0
                         && self
@@ -5508,7 +5520,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_80d0_u64 == 0
                         && self
@@ -5560,7 +5572,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_00d0_u64 == 0
                         && self
@@ -5603,7 +5615,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0130_u64 == 0
                         && self
@@ -5649,7 +5661,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0040_2030_u64 == 0
                         && self
@@ -5689,7 +5701,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_7010_u64 == 0
                         && self
@@ -5729,7 +5741,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_3030_u64 == 0
                         && self
@@ -5763,7 +5775,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2610_u64 == 0
                         && self
@@ -5809,7 +5821,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0002_6010_u64 == 0
                         && self
@@ -5855,7 +5867,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_3010_u64 == 0
                         && self
@@ -5892,7 +5904,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_6010_u64 == 0
                         && self
@@ -5920,7 +5932,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0060_2010_u64 == 0
                         && self
@@ -5948,7 +5960,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_7010_u64 == 0
                         && self
@@ -5988,7 +6000,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0080_6010_u64 == 0
                         && self
@@ -6016,7 +6028,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_2610_u64 == 0
                         && self
@@ -6044,7 +6056,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0002_6010_u64 == 0
                         && self
@@ -6072,7 +6084,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_3010_u64 == 0
                         && self
@@ -6103,7 +6115,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_00b0_u64 == 0
                         && self
@@ -6143,7 +6155,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0080_4030_u64 == 0
                         && self
@@ -6159,7 +6171,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_01d0_u64 == 0
                         && self
@@ -6169,7 +6181,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_00f0_u64 == 0
                         && self
@@ -6179,7 +6191,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_00b0_u64 == 0
                         && self
@@ -6207,7 +6219,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_40b0_u64 == 0
                         && self
@@ -6241,7 +6253,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_00d0_u64 == 0
                         && self
@@ -6266,7 +6278,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_00d0_u64 == 0
                         && self
@@ -6288,7 +6300,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0201_0090_u64 == 0
                         && self
@@ -6298,7 +6310,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_01d0_u64 == 0
                         && self
@@ -6308,7 +6320,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_8090_u64 == 0
                         && self
@@ -6324,7 +6336,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_80d0_u64 == 0
                         && self
@@ -6340,7 +6352,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_00d0_u64 == 0
                         && self
@@ -6359,7 +6371,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_0130_u64 == 0
                         && self
@@ -6375,7 +6387,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0080_4030_u64 == 0
                         && self
@@ -6385,7 +6397,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0002_4030_u64 == 0
                         && self
@@ -6395,7 +6407,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0002_0130_u64 == 0
                         && self
@@ -6411,7 +6423,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0000_4130_u64 == 0
                         && self
@@ -6440,7 +6452,7 @@ impl Solver {
             /// +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_01a0_u64 == 0
                         && self
@@ -6480,7 +6492,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_01e0_u64 == 0
                         && self
@@ -6526,7 +6538,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0080_6020_u64 == 0
                         && self
@@ -6554,7 +6566,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0040_6020_u64 == 0
                         && self
@@ -6582,7 +6594,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_41a0_u64 == 0
                         && self
@@ -6610,7 +6622,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_01a0_u64 == 0
                         && self
@@ -6638,7 +6650,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0002_01a0_u64 == 0
                         && self
@@ -6663,7 +6675,7 @@ impl Solver {
             /// +y filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_6020_u64 == 0
                         && self
@@ -6685,7 +6697,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_7020_u64 == 0
                         && self
@@ -6713,7 +6725,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0080_6020_u64 == 0
                         && self
@@ -6741,7 +6753,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0040_6020_u64 == 0
                         && self
@@ -6763,7 +6775,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_4c20_u64 == 0
                         && self
@@ -6779,7 +6791,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_6420_u64 == 0
                         && self
@@ -6795,7 +6807,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0002_6020_u64 == 0
                         && self
@@ -6814,7 +6826,7 @@ impl Solver {
             /// +y open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_01a0_u64 == 0
                         && self
@@ -6830,7 +6842,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_01e0_u64 == 0
                         && self
@@ -6846,7 +6858,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0003_0120_u64 == 0
                         && self
@@ -6856,7 +6868,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_01a0_u64 == 0
                         && self
@@ -6866,7 +6878,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0002_01a0_u64 == 0
                         && self
@@ -6895,7 +6907,7 @@ impl Solver {
             /// +x open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_00c0_u64 == 0
                         && self
@@ -6923,7 +6935,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_01c0_u64 == 0
                         && self
@@ -6975,7 +6987,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_01c0_u64 == 0
                         && self
@@ -6997,7 +7009,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_00c0_u64 == 0
                         && self
@@ -7019,7 +7031,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0000_90c0_u64 == 0
                         && self
@@ -7035,7 +7047,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_b040_u64 == 0
                         && self
@@ -7051,7 +7063,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_9040_u64 == 0
                         && self
@@ -7064,7 +7076,7 @@ impl Solver {
             /// +x filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_8040_u64 == 0
                         && self
@@ -7080,7 +7092,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_8040_u64 == 0
                         && self
@@ -7108,7 +7120,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0101_8040_u64 == 0
                         && self
@@ -7124,7 +7136,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0201_8040_u64 == 0
                         && self
@@ -7140,7 +7152,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_a040_u64 == 0
                         && self
@@ -7150,7 +7162,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0000_b040_u64 == 0
                         && self
@@ -7160,7 +7172,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0001_9040_u64 == 0
                         && self
@@ -7173,7 +7185,7 @@ impl Solver {
             /// +x open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_00c0_u64 == 0
                         && self
@@ -7183,7 +7195,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_01c0_u64 == 0
                         && self
@@ -7199,7 +7211,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_01c0_u64 == 0
                         && self
@@ -7209,7 +7221,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_00c0_u64 == 0
                         && self
@@ -7219,7 +7231,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_20c0_u64 == 0
                         && self
@@ -7248,7 +7260,7 @@ impl Solver {
             /// +x open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0002_0180_u64 == 0
                         && self
@@ -7282,7 +7294,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0201_0180_u64 == 0
                         && self
@@ -7322,7 +7334,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_8080_u64 == 0
                         && self
@@ -7350,7 +7362,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_8180_u64 == 0
                         && self
@@ -7378,7 +7390,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_3080_u64 == 0
                         && self
@@ -7400,7 +7412,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_9080_u64 == 0
                         && self
@@ -7422,7 +7434,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0003_2080_u64 == 0
                         && self
@@ -7441,7 +7453,7 @@ impl Solver {
             /// +x filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0003_0080_u64 == 0
                         && self
@@ -7463,7 +7475,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0301_0080_u64 == 0
                         && self
@@ -7491,7 +7503,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_8080_u64 == 0
                         && self
@@ -7519,7 +7531,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0403_0080_u64 == 0
                         && self
@@ -7541,7 +7553,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0001_3080_u64 == 0
                         && self
@@ -7557,7 +7569,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0001_9080_u64 == 0
                         && self
@@ -7573,7 +7585,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0003_2080_u64 == 0
                         && self
@@ -7592,7 +7604,7 @@ impl Solver {
             /// +x open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0002_0180_u64 == 0
                         && self
@@ -7602,7 +7614,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0402_0180_u64 == 0
                         && self
@@ -7612,7 +7624,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0002_4180_u64 == 0
                         && self
@@ -7641,7 +7653,7 @@ impl Solver {
             /// +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0003_0100_u64 == 0
                         && self
@@ -7657,7 +7669,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_8100_u64 == 0
                         && self
@@ -7685,7 +7697,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0403_0100_u64 == 0
                         && self
@@ -7701,7 +7713,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0203_0100_u64 == 0
                         && self
@@ -7717,7 +7729,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0002_6100_u64 == 0
                         && self
@@ -7727,7 +7739,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0003_2100_u64 == 0
                         && self
@@ -7737,7 +7749,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0003_4100_u64 == 0
                         && self
@@ -7767,7 +7779,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_1600_u64 == 0
                         && self
@@ -7825,7 +7837,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_1e00_u64 == 0
                         && self
@@ -7901,7 +7913,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_2e00_u64 == 0
                         && self
@@ -7929,7 +7941,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_6600_u64 == 0
                         && self
@@ -7957,7 +7969,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0020_1600_u64 == 0
                         && self
@@ -7997,7 +8009,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0008_1600_u64 == 0
                         && self
@@ -8037,7 +8049,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0004_1600_u64 == 0
                         && self
@@ -8068,7 +8080,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_3200_u64 == 0
                         && self
@@ -8102,7 +8114,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_7200_u64 == 0
                         && self
@@ -8142,7 +8154,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_b200_u64 == 0
                         && self
@@ -8158,7 +8170,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_3200_u64 == 0
                         && self
@@ -8174,7 +8186,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0064_0200_u64 == 0
                         && self
@@ -8196,7 +8208,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_004c_0200_u64 == 0
                         && self
@@ -8218,7 +8230,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0020_3200_u64 == 0
                         && self
@@ -8237,7 +8249,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_2600_u64 == 0
                         && self
@@ -8271,7 +8283,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_4e00_u64 == 0
                         && self
@@ -8311,7 +8323,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_2e00_u64 == 0
                         && self
@@ -8327,7 +8339,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_6600_u64 == 0
                         && self
@@ -8343,7 +8355,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0064_0200_u64 == 0
                         && self
@@ -8365,7 +8377,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_004c_0200_u64 == 0
                         && self
@@ -8387,7 +8399,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0008_2600_u64 == 0
                         && self
@@ -8406,7 +8418,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_000c_0200_u64 == 0
                         && self
@@ -8422,7 +8434,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_001c_0200_u64 == 0
                         && self
@@ -8438,7 +8450,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0064_0200_u64 == 0
                         && self
@@ -8448,7 +8460,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_004c_0200_u64 == 0
                         && self
@@ -8458,7 +8470,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_002c_0200_u64 == 0
                         && self
@@ -8471,7 +8483,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_1600_u64 == 0
                         && self
@@ -8505,7 +8517,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_1e00_u64 == 0
                         && self
@@ -8557,7 +8569,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_2e00_u64 == 0
                         && self
@@ -8585,7 +8597,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_6600_u64 == 0
                         && self
@@ -8613,7 +8625,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0020_1600_u64 == 0
                         && self
@@ -8635,7 +8647,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0008_1600_u64 == 0
                         && self
@@ -8657,7 +8669,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0008_2600_u64 == 0
                         && self
@@ -8676,7 +8688,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_3200_u64 == 0
                         && self
@@ -8692,7 +8704,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_7200_u64 == 0
                         && self
@@ -8714,7 +8726,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_b200_u64 == 0
                         && self
@@ -8730,7 +8742,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_3200_u64 == 0
                         && self
@@ -8746,7 +8758,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0040_3200_u64 == 0
                         && self
@@ -8756,7 +8768,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0060_1200_u64 == 0
                         && self
@@ -8766,7 +8778,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0020_3200_u64 == 0
                         && self
@@ -8779,7 +8791,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_2600_u64 == 0
                         && self
@@ -8795,7 +8807,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_4e00_u64 == 0
                         && self
@@ -8817,7 +8829,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_2e00_u64 == 0
                         && self
@@ -8833,7 +8845,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_6600_u64 == 0
                         && self
@@ -8849,7 +8861,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0048_0600_u64 == 0
                         && self
@@ -8859,7 +8871,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0040_2600_u64 == 0
                         && self
@@ -8869,7 +8881,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0008_2600_u64 == 0
                         && self
@@ -8899,7 +8911,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 11;
+                    self.attempts[left & 63] += 11;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_2c00_u64 == 0
                         && self
@@ -8969,7 +8981,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_4c00_u64 == 0
                         && self
@@ -9015,7 +9027,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_7400_u64 == 0
                         && self
@@ -9049,7 +9061,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_3c00_u64 == 0
                         && self
@@ -9083,7 +9095,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0040_2c00_u64 == 0
                         && self
@@ -9141,7 +9153,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 9;
+                    self.attempts[left & 63] += 9;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0010_2c00_u64 == 0
                         && self
@@ -9199,7 +9211,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0008_2c00_u64 == 0
                         && self
@@ -9242,7 +9254,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_3400_u64 == 0
                         && self
@@ -9288,7 +9300,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_2400_u64 == 0
                         && self
@@ -9322,7 +9334,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_7400_u64 == 0
                         && self
@@ -9356,7 +9368,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_b400_u64 == 0
                         && self
@@ -9378,7 +9390,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0008_3400_u64 == 0
                         && self
@@ -9418,7 +9430,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0020_3400_u64 == 0
                         && self
@@ -9458,7 +9470,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0040_3400_u64 == 0
                         && self
@@ -9489,7 +9501,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_4c00_u64 == 0
                         && self
@@ -9529,7 +9541,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_4c00_u64 == 0
                         && self
@@ -9545,7 +9557,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_001c_0400_u64 == 0
                         && self
@@ -9555,7 +9567,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_000c_0c00_u64 == 0
                         && self
@@ -9565,7 +9577,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00c8_0400_u64 == 0
                         && self
@@ -9593,7 +9605,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0098_0400_u64 == 0
                         && self
@@ -9621,7 +9633,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_004c_0400_u64 == 0
                         && self
@@ -9646,7 +9658,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0018_0400_u64 == 0
                         && self
@@ -9668,7 +9680,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0248_0400_u64 == 0
                         && self
@@ -9678,7 +9690,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_001c_0400_u64 == 0
                         && self
@@ -9688,7 +9700,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00c8_0400_u64 == 0
                         && self
@@ -9704,7 +9716,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0098_0400_u64 == 0
                         && self
@@ -9720,7 +9732,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_004c_0400_u64 == 0
                         && self
@@ -9739,7 +9751,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_2c00_u64 == 0
                         && self
@@ -9779,7 +9791,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_4c00_u64 == 0
                         && self
@@ -9813,7 +9825,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_7400_u64 == 0
                         && self
@@ -9841,7 +9853,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_3c00_u64 == 0
                         && self
@@ -9869,7 +9881,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0040_2c00_u64 == 0
                         && self
@@ -9897,7 +9909,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0010_2c00_u64 == 0
                         && self
@@ -9925,7 +9937,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0040_3400_u64 == 0
                         && self
@@ -9950,7 +9962,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_3400_u64 == 0
                         && self
@@ -9972,7 +9984,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_2400_u64 == 0
                         && self
@@ -9994,7 +10006,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0000_7400_u64 == 0
                         && self
@@ -10022,7 +10034,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0000_b400_u64 == 0
                         && self
@@ -10044,7 +10056,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0060_2400_u64 == 0
                         && self
@@ -10060,7 +10072,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0020_3400_u64 == 0
                         && self
@@ -10076,7 +10088,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0040_3400_u64 == 0
                         && self
@@ -10095,7 +10107,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_4c00_u64 == 0
                         && self
@@ -10111,7 +10123,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_4c00_u64 == 0
                         && self
@@ -10121,7 +10133,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0090_0c00_u64 == 0
                         && self
@@ -10131,7 +10143,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0080_4c00_u64 == 0
                         && self
@@ -10141,7 +10153,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0010_4c00_u64 == 0
                         && self
@@ -10170,7 +10182,7 @@ impl Solver {
             /// +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_6800_u64 == 0
                         && self
@@ -10204,7 +10216,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_7800_u64 == 0
                         && self
@@ -10244,7 +10256,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0002_6800_u64 == 0
                         && self
@@ -10260,7 +10272,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_6800_u64 == 0
                         && self
@@ -10276,7 +10288,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0010_6800_u64 == 0
                         && self
@@ -10298,7 +10310,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0040_6800_u64 == 0
                         && self
@@ -10320,7 +10332,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0080_6800_u64 == 0
                         && self
@@ -10339,7 +10351,7 @@ impl Solver {
             /// +y filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0018_0800_u64 == 0
                         && self
@@ -10355,7 +10367,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_001c_0800_u64 == 0
                         && self
@@ -10371,7 +10383,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0058_0800_u64 == 0
                         && self
@@ -10381,7 +10393,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_00d0_0800_u64 == 0
                         && self
@@ -10391,7 +10403,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0098_0800_u64 == 0
                         && self
@@ -10404,7 +10416,7 @@ impl Solver {
             /// +y open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_6800_u64 == 0
                         && self
@@ -10420,7 +10432,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_7800_u64 == 0
                         && self
@@ -10442,7 +10454,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0002_6800_u64 == 0
                         && self
@@ -10458,7 +10470,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_6800_u64 == 0
                         && self
@@ -10474,7 +10486,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_00c0_4800_u64 == 0
                         && self
@@ -10484,7 +10496,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0040_6800_u64 == 0
                         && self
@@ -10494,7 +10506,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0080_6800_u64 == 0
                         && self
@@ -10524,7 +10536,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 10;
+                    self.attempts[left & 63] += 10;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_b000_u64 == 0
                         && self
@@ -10588,7 +10600,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_f000_u64 == 0
                         && self
@@ -10628,7 +10640,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_7000_u64 == 0
                         && self
@@ -10650,7 +10662,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_3000_u64 == 0
                         && self
@@ -10672,7 +10684,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0100_b000_u64 == 0
                         && self
@@ -10724,7 +10736,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0040_b000_u64 == 0
                         && self
@@ -10776,7 +10788,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0020_b000_u64 == 0
                         && self
@@ -10813,7 +10825,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_9000_u64 == 0
                         && self
@@ -10853,7 +10865,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_9000_u64 == 0
                         && self
@@ -10869,7 +10881,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0124_1000_u64 == 0
                         && self
@@ -10879,7 +10891,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0024_9000_u64 == 0
                         && self
@@ -10889,7 +10901,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0320_1000_u64 == 0
                         && self
@@ -10917,7 +10929,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0260_1000_u64 == 0
                         && self
@@ -10945,7 +10957,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0064_1000_u64 == 0
                         && self
@@ -10970,7 +10982,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_3000_u64 == 0
                         && self
@@ -11010,7 +11022,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_7000_u64 == 0
                         && self
@@ -11038,7 +11050,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_7000_u64 == 0
                         && self
@@ -11060,7 +11072,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_3000_u64 == 0
                         && self
@@ -11076,7 +11088,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0320_1000_u64 == 0
                         && self
@@ -11110,7 +11122,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0260_1000_u64 == 0
                         && self
@@ -11144,7 +11156,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0064_1000_u64 == 0
                         && self
@@ -11169,7 +11181,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0060_1000_u64 == 0
                         && self
@@ -11191,7 +11203,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_00e0_1000_u64 == 0
                         && self
@@ -11201,7 +11213,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0124_1000_u64 == 0
                         && self
@@ -11211,7 +11223,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0320_1000_u64 == 0
                         && self
@@ -11227,7 +11239,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0260_1000_u64 == 0
                         && self
@@ -11243,7 +11255,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0064_1000_u64 == 0
                         && self
@@ -11262,7 +11274,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0000_b000_u64 == 0
                         && self
@@ -11296,7 +11308,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0000_f000_u64 == 0
                         && self
@@ -11324,7 +11336,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_7000_u64 == 0
                         && self
@@ -11340,7 +11352,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_3000_u64 == 0
                         && self
@@ -11356,7 +11368,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0100_b000_u64 == 0
                         && self
@@ -11378,7 +11390,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0040_b000_u64 == 0
                         && self
@@ -11406,7 +11418,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0041_3000_u64 == 0
                         && self
@@ -11425,7 +11437,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_9000_u64 == 0
                         && self
@@ -11441,7 +11453,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_9000_u64 == 0
                         && self
@@ -11451,7 +11463,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0201_9000_u64 == 0
                         && self
@@ -11461,7 +11473,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0300_9000_u64 == 0
                         && self
@@ -11471,7 +11483,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0101_9000_u64 == 0
                         && self
@@ -11484,7 +11496,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_3000_u64 == 0
                         && self
@@ -11500,7 +11512,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0002_7000_u64 == 0
                         && self
@@ -11516,7 +11528,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0001_7000_u64 == 0
                         && self
@@ -11532,7 +11544,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0003_3000_u64 == 0
                         && self
@@ -11548,7 +11560,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0240_3000_u64 == 0
                         && self
@@ -11558,7 +11570,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0201_3000_u64 == 0
                         && self
@@ -11574,7 +11586,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0041_3000_u64 == 0
                         && self
@@ -11604,7 +11616,7 @@ impl Solver {
             /// +x open, +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_6000_u64 == 0
                         && self
@@ -11680,7 +11692,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_a000_u64 == 0
                         && self
@@ -11702,7 +11714,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_e000_u64 == 0
                         && self
@@ -11724,7 +11736,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0201_6000_u64 == 0
                         && self
@@ -11800,7 +11812,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 12;
+                    self.attempts[left & 63] += 12;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0081_6000_u64 == 0
                         && self
@@ -11876,7 +11888,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0041_6000_u64 == 0
                         && self
@@ -11931,7 +11943,7 @@ impl Solver {
             /// +x filled, +y open, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_a000_u64 == 0
                         && self
@@ -11983,7 +11995,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_a000_u64 == 0
                         && self
@@ -12005,7 +12017,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0049_2000_u64 == 0
                         && self
@@ -12015,7 +12027,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0041_a000_u64 == 0
                         && self
@@ -12067,7 +12079,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 8;
+                    self.attempts[left & 63] += 8;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0101_a000_u64 == 0
                         && self
@@ -12119,7 +12131,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0201_a000_u64 == 0
                         && self
@@ -12162,7 +12174,7 @@ impl Solver {
             /// +x open, +y filled, +z open
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0002_6000_u64 == 0
                         && self
@@ -12208,7 +12220,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_00e0_2000_u64 == 0
                         && self
@@ -12224,7 +12236,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0060_6000_u64 == 0
                         && self
@@ -12234,7 +12246,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_004c_2000_u64 == 0
                         && self
@@ -12280,7 +12292,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 7;
+                    self.attempts[left & 63] += 7;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_04c0_2000_u64 == 0
                         && self
@@ -12326,7 +12338,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0260_2000_u64 == 0
                         && self
@@ -12363,7 +12375,7 @@ impl Solver {
             /// +x filled, +y filled, +z open
             3 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_00c0_2000_u64 == 0
                         && self
@@ -12391,7 +12403,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_00e0_2000_u64 == 0
                         && self
@@ -12407,7 +12419,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_004c_2000_u64 == 0
                         && self
@@ -12435,7 +12447,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_04c0_2000_u64 == 0
                         && self
@@ -12463,7 +12475,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0260_2000_u64 == 0
                         && self
@@ -12494,7 +12506,7 @@ impl Solver {
             /// +x open, +y open, +z filled
             4 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_6000_u64 == 0
                         && self
@@ -12534,7 +12546,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_a000_u64 == 0
                         && self
@@ -12544,7 +12556,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0001_e000_u64 == 0
                         && self
@@ -12554,7 +12566,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0201_6000_u64 == 0
                         && self
@@ -12582,7 +12594,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0081_6000_u64 == 0
                         && self
@@ -12616,7 +12628,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0201_a000_u64 == 0
                         && self
@@ -12641,7 +12653,7 @@ impl Solver {
             /// +x filled, +y open, +z filled
             5 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0001_a000_u64 == 0
                         && self
@@ -12663,7 +12675,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0003_a000_u64 == 0
                         && self
@@ -12673,7 +12685,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0301_2000_u64 == 0
                         && self
@@ -12689,7 +12701,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0101_a000_u64 == 0
                         && self
@@ -12705,7 +12717,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0201_a000_u64 == 0
                         && self
@@ -12724,7 +12736,7 @@ impl Solver {
             /// +x open, +y filled, +z filled
             6 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0002_6000_u64 == 0
                         && self
@@ -12740,7 +12752,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0480_6000_u64 == 0
                         && self
@@ -12750,7 +12762,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0402_6000_u64 == 0
                         && self
@@ -12766,7 +12778,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0082_6000_u64 == 0
                         && self
@@ -12795,7 +12807,7 @@ impl Solver {
             /// +y open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0003_4000_u64 == 0
                         && self
@@ -12835,7 +12847,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_c000_u64 == 0
                         && self
@@ -12851,7 +12863,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0490_4000_u64 == 0
                         && self
@@ -12861,7 +12873,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0092_4000_u64 == 0
                         && self
@@ -12871,7 +12883,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0083_4000_u64 == 0
                         && self
@@ -12899,7 +12911,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0203_4000_u64 == 0
                         && self
@@ -12927,7 +12939,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0403_4000_u64 == 0
                         && self
@@ -12952,7 +12964,7 @@ impl Solver {
             /// +y filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_00c0_4000_u64 == 0
                         && self
@@ -12974,7 +12986,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_00e0_4000_u64 == 0
                         && self
@@ -12984,7 +12996,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0490_4000_u64 == 0
                         && self
@@ -12994,7 +13006,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0098_4000_u64 == 0
                         && self
@@ -13010,7 +13022,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_00c8_4000_u64 == 0
                         && self
@@ -13026,7 +13038,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_04c0_4000_u64 == 0
                         && self
@@ -13045,7 +13057,7 @@ impl Solver {
             /// +y open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0003_4000_u64 == 0
                         && self
@@ -13061,7 +13073,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0003_c000_u64 == 0
                         && self
@@ -13071,7 +13083,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0602_4000_u64 == 0
                         && self
@@ -13081,7 +13093,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0203_4000_u64 == 0
                         && self
@@ -13091,7 +13103,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0403_4000_u64 == 0
                         && self
@@ -13120,7 +13132,7 @@ impl Solver {
             /// +x open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0201_8000_u64 == 0
                         && self
@@ -13148,7 +13160,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0403_8000_u64 == 0
                         && self
@@ -13176,7 +13188,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0203_8000_u64 == 0
                         && self
@@ -13186,7 +13198,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0601_8000_u64 == 0
                         && self
@@ -13196,7 +13208,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0121_8000_u64 == 0
                         && self
@@ -13212,7 +13224,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0160_8000_u64 == 0
                         && self
@@ -13228,7 +13240,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0320_8000_u64 == 0
                         && self
@@ -13241,7 +13253,7 @@ impl Solver {
             /// +x filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0300_8000_u64 == 0
                         && self
@@ -13257,7 +13269,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0700_8000_u64 == 0
                         && self
@@ -13273,7 +13285,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0340_8000_u64 == 0
                         && self
@@ -13283,7 +13295,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0160_8000_u64 == 0
                         && self
@@ -13293,7 +13305,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0320_8000_u64 == 0
                         && self
@@ -13306,7 +13318,7 @@ impl Solver {
             /// +x open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0201_8000_u64 == 0
                         && self
@@ -13316,7 +13328,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0403_8000_u64 == 0
                         && self
@@ -13326,7 +13338,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0203_8000_u64 == 0
                         && self
@@ -13336,7 +13348,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0601_8000_u64 == 0
                         && self
@@ -13346,7 +13358,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0241_8000_u64 == 0
                         && self
@@ -13375,7 +13387,7 @@ impl Solver {
             /// +x open, +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 5;
+                    self.attempts[left & 63] += 5;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0403_0000_u64 == 0
                         && self
@@ -13409,7 +13421,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0249_0000_u64 == 0
                         && self
@@ -13419,7 +13431,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0701_0000_u64 == 0
                         && self
@@ -13429,7 +13441,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0303_0000_u64 == 0
                         && self
@@ -13439,7 +13451,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0261_0000_u64 == 0
                         && self
@@ -13461,7 +13473,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0321_0000_u64 == 0
                         && self
@@ -13483,7 +13495,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0641_0000_u64 == 0
                         && self
@@ -13502,7 +13514,7 @@ impl Solver {
             /// +x filled, +z open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0601_0000_u64 == 0
                         && self
@@ -13524,7 +13536,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0249_0000_u64 == 0
                         && self
@@ -13534,7 +13546,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0701_0000_u64 == 0
                         && self
@@ -13544,7 +13556,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_0261_0000_u64 == 0
                         && self
@@ -13560,7 +13572,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0321_0000_u64 == 0
                         && self
@@ -13576,7 +13588,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0641_0000_u64 == 0
                         && self
@@ -13595,7 +13607,7 @@ impl Solver {
             /// +x open, +z filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0403_0000_u64 == 0
                         && self
@@ -13605,7 +13617,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0483_0000_u64 == 0
                         && self
@@ -13634,7 +13646,7 @@ impl Solver {
             /// +z open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0602_0000_u64 == 0
                         && self
@@ -13650,7 +13662,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0702_0000_u64 == 0
                         && self
@@ -13666,7 +13678,7 @@ impl Solver {
                     }
                 }
                 if avail & 16u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !16u64;
                     if occ & 0x0000_0000_04c2_0000_u64 == 0
                         && self
@@ -13676,7 +13688,7 @@ impl Solver {
                     }
                 }
                 if avail & 32u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !32u64;
                     if occ & 0x0000_0000_0642_0000_u64 == 0
                         && self
@@ -13686,7 +13698,7 @@ impl Solver {
                     }
                 }
                 if avail & 64u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !64u64;
                     if occ & 0x0000_0000_0682_0000_u64 == 0
                         && self
@@ -13715,7 +13727,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_002c_0000_u64 == 0
                         && self
@@ -13737,7 +13749,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 6;
+                    self.attempts[left & 63] += 6;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_003c_0000_u64 == 0
                         && self
@@ -13777,7 +13789,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_005c_0000_u64 == 0
                         && self
@@ -13793,7 +13805,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_00cc_0000_u64 == 0
                         && self
@@ -13812,7 +13824,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0064_0000_u64 == 0
                         && self
@@ -13822,7 +13834,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_00e4_0000_u64 == 0
                         && self
@@ -13838,7 +13850,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0164_0000_u64 == 0
                         && self
@@ -13848,7 +13860,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0264_0000_u64 == 0
                         && self
@@ -13861,7 +13873,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_004c_0000_u64 == 0
                         && self
@@ -13871,7 +13883,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_009c_0000_u64 == 0
                         && self
@@ -13887,7 +13899,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_005c_0000_u64 == 0
                         && self
@@ -13897,7 +13909,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_00cc_0000_u64 == 0
                         && self
@@ -13926,7 +13938,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0058_0000_u64 == 0
                         && self
@@ -13954,7 +13966,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0498_0000_u64 == 0
                         && self
@@ -13982,7 +13994,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_00e8_0000_u64 == 0
                         && self
@@ -14004,7 +14016,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0078_0000_u64 == 0
                         && self
@@ -14029,7 +14041,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0068_0000_u64 == 0
                         && self
@@ -14045,7 +14057,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0648_0000_u64 == 0
                         && self
@@ -14061,7 +14073,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_00e8_0000_u64 == 0
                         && self
@@ -14083,7 +14095,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0168_0000_u64 == 0
                         && self
@@ -14102,7 +14114,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0098_0000_u64 == 0
                         && self
@@ -14112,7 +14124,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0498_0000_u64 == 0
                         && self
@@ -14141,7 +14153,7 @@ impl Solver {
             /// +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_00d0_0000_u64 == 0
                         && self
@@ -14151,7 +14163,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_00f0_0000_u64 == 0
                         && self
@@ -14167,7 +14179,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_04d0_0000_u64 == 0
                         && self
@@ -14177,7 +14189,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_02d0_0000_u64 == 0
                         && self
@@ -14206,7 +14218,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0160_0000_u64 == 0
                         && self
@@ -14228,7 +14240,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 3;
+                    self.attempts[left & 63] += 3;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_01e0_0000_u64 == 0
                         && self
@@ -14250,7 +14262,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_02e0_0000_u64 == 0
                         && self
@@ -14260,7 +14272,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0660_0000_u64 == 0
                         && self
@@ -14273,7 +14285,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0320_0000_u64 == 0
                         && self
@@ -14283,7 +14295,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0720_0000_u64 == 0
                         && self
@@ -14296,7 +14308,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0260_0000_u64 == 0
                         && self
@@ -14306,7 +14318,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_04e0_0000_u64 == 0
                         && self
@@ -14316,7 +14328,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_02e0_0000_u64 == 0
                         && self
@@ -14326,7 +14338,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_0660_0000_u64 == 0
                         && self
@@ -14355,7 +14367,7 @@ impl Solver {
             /// +x open, +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 4;
+                    self.attempts[left & 63] += 4;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_02c0_0000_u64 == 0
                         && self
@@ -14383,7 +14395,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0740_0000_u64 == 0
                         && self
@@ -14393,7 +14405,7 @@ impl Solver {
                     }
                 }
                 if avail & 8u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !8u64;
                     if occ & 0x0000_0000_03c0_0000_u64 == 0
                         && self
@@ -14406,7 +14418,7 @@ impl Solver {
             /// +x filled, +y open
             1 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 2;
+                    self.attempts[left & 63] += 2;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0340_0000_u64 == 0
                         && self
@@ -14422,7 +14434,7 @@ impl Solver {
                     }
                 }
                 if avail & 4u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !4u64;
                     if occ & 0x0000_0000_0740_0000_u64 == 0
                         && self
@@ -14435,7 +14447,7 @@ impl Solver {
             /// +x open, +y filled
             2 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_04c0_0000_u64 == 0
                         && self
@@ -14464,7 +14476,7 @@ impl Solver {
             /// +y open
             0 => {
                 if avail & 1u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !1u64;
                     if occ & 0x0000_0000_0680_0000_u64 == 0
                         && self
@@ -14474,7 +14486,7 @@ impl Solver {
                     }
                 }
                 if avail & 2u64 != 0 {
-                    self.attempts[left] += 1;
+                    self.attempts[left & 63] += 1;
                     let next = avail & !2u64;
                     if occ & 0x0000_0000_0780_0000_u64 == 0
                         && self
@@ -14548,11 +14560,11 @@ impl ::runtime::Search for Solver {
         } else {
             ALL_SHAPES
         };
-        self.attempts = [0; PIECES + 1];
-        self.fits = [0; PIECES + 1];
+        self.attempts = [0; 64];
+        self.fits = [0; 64];
         self.attempts[PIECES] = 1;
         self.place(ctx, mask, avail, PIECES, first);
-        ctx.stats.add(&self.attempts, &self.fits);
+        ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

@@ -118,19 +118,26 @@ fn set_tokens(ir: &Ir, plan: &CellPlan, ilsi: usize) -> TokenStream {
         let s = list.shape;
         let bit = Literal::u64_suffixed(1u64 << s);
         let n = Literal::u64_unsuffixed(list.images.len() as u64);
-        let tests = list.images.iter().map(|&i| {
-            let mask = word_literal(ir.word, ir.masks[i]);
-            let image = Literal::u16_unsuffixed(i as u16);
-            quote! {
-                if occ & #mask == 0 && self.place(ctx, occ | #mask, next, left, #image) {
-                    return;
+        // Straight-line tests, one branch per image. Computing a bitmask of the fitting
+        // images branch-free and walking its bits measured the same on 10x6 (60 ms
+        // both), so the simpler form stays.
+        let tests = {
+            let tests = list.images.iter().map(|&i| {
+                let mask = word_literal(ir.word, ir.masks[i]);
+                let image = Literal::u16_unsuffixed(i as u16);
+                quote! {
+                    if occ & #mask == 0 && self.place(ctx, occ | #mask, next, left, #image) {
+                        return;
+                    }
                 }
-            }
-        });
+            });
+            quote! { #(#tests)* }
+        };
+        let tests = std::iter::once(tests);
         if ir.shape_counts[s] == 1 {
             quote! {
                 if avail & #bit != 0 {
-                    self.attempts[left] += #n;
+                    self.attempts[left & 63] += #n;
                     let next = avail & !#bit;
                     #(#tests)*
                 }
@@ -139,7 +146,7 @@ fn set_tokens(ir: &Ir, plan: &CellPlan, ilsi: usize) -> TokenStream {
             let s_index = Literal::usize_unsuffixed(s);
             quote! {
                 if avail & #bit != 0 {
-                    self.attempts[left] += #n;
+                    self.attempts[left & 63] += #n;
                     self.copies[#s_index] -= 1;
                     let next = if self.copies[#s_index] == 0 { avail & !#bit } else { avail };
                     #(#tests)*
@@ -248,6 +255,29 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         quote! { #c => self.#f(ctx, occ, avail, left), }
     });
     let cell_fns = ir.plans.iter().map(|p| cell_fn_tokens(ir, p));
+    let full = word_literal(ir.word, if ir.cells == 128 { u128::MAX } else { (1u128 << ir.cells) - 1 });
+    let isolation_check = match &ir.isolation {
+        Some(shifts) => {
+            let terms = shifts.iter().map(|s| {
+                let from = word_literal(ir.word, s.from);
+                let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
+                if s.by > 0 {
+                    quote! { (open >> #by) & #from }
+                } else {
+                    quote! { (open << #by) & #from }
+                }
+            });
+            quote! {
+                // An open cell with no open neighbour can never be filled.
+                let open = !occ & #full;
+                let reachable = #(#terms)|*;
+                if open & !reachable != 0 {
+                    return;
+                }
+            }
+        }
+        None => quote! {},
+    };
     let info_fn = info_tokens(info);
     let doc = format!(" {description}");
     let file = quote! {
@@ -268,10 +298,12 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
         /// The FILA search with the F heuristic, every image list a constant.
         pub struct Solver {
-            stack: [u16; PIECES],
+            /// The images placed so far; sized so that indexing by `& 63` needs no check.
+            stack: [u16; 64],
             copies: [u8; #shapes],
-            attempts: [u64; PIECES + 1],
-            fits: [u64; PIECES + 1],
+            /// Counts by pieces left, sized like `stack`.
+            attempts: [u64; 64],
+            fits: [u64; 64],
             stop: bool,
         }
 
@@ -284,10 +316,10 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         impl Solver {
             pub fn new() -> Self {
                 Solver {
-                    stack: [0; PIECES],
+                    stack: [0; 64],
                     copies: COPIES,
-                    attempts: [0; PIECES + 1],
-                    fits: [0; PIECES + 1],
+                    attempts: [0; 64],
+                    fits: [0; 64],
                     stop: false,
                 }
             }
@@ -296,8 +328,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             /// true when the search must stop.
             #[inline(always)]
             fn place(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, next: u64, left: usize, image: u16) -> bool {
-                self.fits[left] += 1;
-                self.stack[PIECES - left] = image;
+                self.fits[left & 63] += 1;
+                self.stack[(PIECES - left) & 63] = image;
                 self.search(ctx, occ, next, left - 1);
                 self.stop
             }
@@ -305,11 +337,12 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             /// Targets the first open cell.
             fn search(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
                 if left == 0 {
-                    if !ctx.report(&self.stack) {
+                    if !ctx.report(&self.stack[..PIECES]) {
                         self.stop = true;
                     }
                     return;
                 }
+                #isolation_check
                 match (!occ).trailing_zeros() {
                     #(#dispatch)*
                     _ => {}
@@ -328,11 +361,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 self.copies = COPIES;
                 self.copies[shape] -= 1;
                 let avail = if self.copies[shape] == 0 { ALL_SHAPES & !(1u64 << shape) } else { ALL_SHAPES };
-                self.attempts = [0; PIECES + 1];
-                self.fits = [0; PIECES + 1];
+                self.attempts = [0; 64];
+                self.fits = [0; 64];
                 self.attempts[PIECES] = 1;
                 self.place(ctx, mask, avail, PIECES, first);
-                ctx.stats.add(&self.attempts, &self.fits);
+                ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
             }
         }
 

@@ -106,3 +106,23 @@ fn puzzle_line(text: &str) -> usize {
         .position(|l| l.trim_start().starts_with("D:"))
         .map_or(1, |i| i + 1)
 }
+
+/// Like [`generate`], but a definition with errors still yields a Rust file: one
+/// `compile_error!` per diagnostic, so that building it fails with messages naming
+/// `file:line:col`. Used where code is expected whatever the input.
+pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
+    match generate(path, text, config) {
+        Ok(code) => code,
+        Err(diagnostics) => {
+            let errors = diagnostics.iter().map(|d| {
+                let message = d.to_string();
+                quote::quote! { compile_error!(#message); }
+            });
+            let file: syn::File = syn::parse2(quote::quote! { #(#errors)* }).expect("valid tokens");
+            let mut out = stamp::header(path, text, VERSION);
+            out.push('\n');
+            out.push_str(&prettyplease::unparse(&file));
+            out
+        }
+    }
+}

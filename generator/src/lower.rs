@@ -77,6 +77,20 @@ pub struct Ir {
     /// The occupancy mask of every image.
     pub masks: Vec<u128>,
     pub plans: Vec<CellPlan>,
+    /// The isolated-cell test, when it applies: for each direction whose neighbour is a
+    /// constant number of cells away, that distance and the cells that have a neighbour
+    /// there. After each placement an open cell with no open neighbour ends the branch.
+    /// It applies when no shape is a single cell and every neighbour relation is such a
+    /// shift (no stationary cells break the numbering).
+    pub isolation: Option<Vec<Shift>>,
+}
+
+/// A neighbour relation as a shift of the occupancy word: cell `c` in `from` has its
+/// neighbour at `c + by`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shift {
+    pub by: i32,
+    pub from: u128,
 }
 
 /// Why a puzzle cannot be generated (yet).
@@ -95,6 +109,12 @@ pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
             )))
         }
     };
+    if puzzle.mobile_pieces() > 63 {
+        return Err(Unsupported(format!(
+            "the puzzle has {} pieces; generated solvers place at most 63",
+            puzzle.mobile_pieces()
+        )));
+    }
     if puzzle.shapes.len() > 64 {
         return Err(Unsupported(format!(
             "the puzzle has {} distinct shapes; generated solvers handle at most 64",
@@ -164,11 +184,36 @@ pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
             sets,
         });
     }
+    let isolation = isolation_shifts(puzzle, &cell_of);
     Ok(Ir {
         word,
         cells,
         shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
         masks,
         plans,
+        isolation,
     })
+}
+
+fn isolation_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> Option<Vec<Shift>> {
+    if puzzle.shapes.iter().any(|s| s.size == 1) {
+        return None;
+    }
+    let mut shifts = Vec::new();
+    for &(d, _) in &DIRECTIONS {
+        let mut by = None;
+        let mut from = 0u128;
+        for (c, &coord) in puzzle.cells.iter().enumerate() {
+            let Some(n) = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]) else { continue };
+            let delta = n as i32 - c as i32;
+            if *by.get_or_insert(delta) != delta {
+                return None;
+            }
+            from |= 1u128 << c;
+        }
+        if let Some(by) = by {
+            shifts.push(Shift { by, from });
+        }
+    }
+    Some(shifts)
 }

@@ -866,6 +866,62 @@ fn random_pieces(dims: [i32; 3], one_side: bool, seed: u64) -> Spec {
     spec
 }
 
+/// The twist tetracube (a Soma piece): chiral in 3-space.
+const TWIST: &[P] = &[[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 1]];
+
+/// Boxes for [`random_mirror_pairs`]: flat ones for one-sided sets, small 3D ones for
+/// free pieces with the twist tetracubes.
+const PAIR_BOXES: &[[i32; 3]] = &[
+    [4, 2, 1],
+    [2, 4, 1],
+    [5, 2, 1],
+    [3, 3, 1],
+    [4, 3, 1],
+    [3, 4, 1],
+    [4, 4, 1],
+    [6, 2, 1],
+    [2, 2, 2],
+    [3, 2, 2],
+    [2, 2, 3],
+];
+
+/// A chiral piece and its mirror image (one-sided S/Z or L/J tetrominoes in a flat box,
+/// the two twist tetracubes in a 3D one), sometimes another shape with its mirror image,
+/// the rest monominoes: mirror-closed sets in boxes with their full symmetry, where the
+/// maps that turn pieces over must swap the partners.
+fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
+    let mut rng = Rng(seed);
+    let one_side = dims[2] == 1;
+    let mut spec = Spec { dims, one_side, pieces: Vec::new() };
+    let volume = spec.volume() as usize;
+    let chiral = if one_side { [S_TETROMINO, L_TETROMINO][rng.below(2)] } else { TWIST };
+    let mut shapes = vec![chiral.to_vec()];
+    if rng.chance(2) {
+        shapes.push(random_shape(1 + rng.below(4), one_side, &mut rng));
+    }
+    let mut pieces: Vec<Vec<P>> = Vec::new();
+    for cells in shapes {
+        let mirrored = normalize(&mirror_x(&cells));
+        let pair_size = if spec.is_chiral(&cells) { 2 * cells.len() } else { cells.len() };
+        if pieces.iter().map(Vec::len).sum::<usize>() + pair_size > volume {
+            continue;
+        }
+        let chiral = spec.is_chiral(&cells);
+        pieces.push(cells);
+        if chiral {
+            pieces.push(mirrored);
+        }
+    }
+    let rest = volume - pieces.iter().map(Vec::len).sum::<usize>();
+    pieces.extend(std::iter::repeat(vec![[0, 0, 0]]).take(rest));
+    for (k, p) in pieces.iter().enumerate() {
+        let cells = write_mobile(&spec, p, &mut rng);
+        spec.pieces.push(PieceSpec { name: format!("p{k}"), cells, stationary: false });
+    }
+    rng.shuffle(&mut spec.pieces);
+    spec
+}
+
 /// More solutions than this and a random case is not judged (the brute-force tiler and
 /// the debug-mode listing would take too long); the cases are small enough that this is
 /// rare.
@@ -888,6 +944,14 @@ proptest! {
         if let Some((all, _, _)) = judge(&spec, CAP) {
             prop_assert!(all >= 1, "a tiling has at least one solution\n{}", spec.to_text());
         }
+    }
+
+    /// Mirror-closed sets with chiral pieces in symmetric boxes.
+    #[test]
+    fn random_mirror_pairs_count_orbits(b in 0..PAIR_BOXES.len(), seed in any::<u64>()) {
+        let spec = random_mirror_pairs(PAIR_BOXES[b], seed);
+        prop_assert!(spec.mirror_closed());
+        judge(&spec, CAP);
     }
 
     /// Random piece sets with copies, monominoes and stationary cells.
@@ -1110,10 +1174,8 @@ fn dominoes_and_monominoes() {
         2,
         2,
     );
-    // Two dominoes and two monominoes in 2x2: the dominoes side by side (2 ways) use it
-    // all, so none; in 3x2 ... left to the brute force. In 4x1: d d, d m m ... the
-    // dominoes take positions {0-1,2-3}: 1; with monominoes in 5x1 (2 dominoes, 1
-    // monomino): the monomino at 0, 2 or 4: 3 tilings, the ends a flip apart: 2 orbits.
+    // Two dominoes and a monomino in 5x1: the monomino at 0, 2 or 4: 3 tilings; the
+    // ends are a flip apart: 2.
     let mut pieces = copies("d", DOMINO, 2);
     pieces.push(mobile("m", MONO));
     hand(
@@ -1227,71 +1289,35 @@ fn one_sided() {
         1,
     );
 
-    // One-sided and mirror-closed: an L and a J tetromino with a domino in 5x2. Lying
-    // down (the only way they fit in height 2), L and J take 3x2 corners; the tilings
-    // are: L/J interlocked ... found by the brute force and pinned here. The box's
-    // flips map L to J, so they count even without --mirror.
-    let pieces = || {
-        vec![
-            mobile("L", L_TETROMINO),
-            mobile("J", J_TETROMINO),
-            mobile("d", DOMINO),
-        ]
+    // One-sided and mirror-closed: an L and a J tetromino and four monominoes in 6x2.
+    // Lying down (the only way they fit), each piece has 2 turns x 4 places; L and J
+    // never interlock, so they lie in columns 0-2 and 3-5: 2 x 2 x 2 = 8 solutions. The
+    // group is the half turn and, the set being mirror-closed, the two flips, which
+    // swap L and J. Burnside: the half turn fixes none, the left-right flip fixes 4 (J is
+    // L's mirror image across the middle), the top-bottom flip none: (8+0+4+0)/4 = 3.
+    // With --mirror nothing changes.
+    let spec = || {
+        let mut pieces = vec![mobile("L", L_TETROMINO), mobile("J", J_TETROMINO)];
+        pieces.extend(copies("m", MONO, 4));
+        Spec { dims: [6, 2, 1], one_side: true, pieces }
     };
-    let spec = Spec {
-        dims: [5, 2, 1],
-        one_side: true,
-        pieces: pieces(),
-    };
-    assert!(spec.mirror_closed());
-    assert_eq!(spec.group(false).len(), 4);
-    let got = judge(&spec, 1000).unwrap();
-    assert_eq!(
-        got.1, got.2,
-        "one-sided mirror-closed: --mirror changes nothing"
-    );
-    // Without oneSide the same pieces are two L's (copies) and a domino: the flips now
-    // act with the pieces turning over themselves.
-    let free = Spec {
-        dims: [5, 2, 1],
-        one_side: false,
-        pieces: pieces(),
-    };
-    assert_eq!(free.shape_counts().len(), 2);
-    judge(&free, 1000).unwrap();
+    assert_eq!(spec().group(false).len(), 4);
+    hand(spec(), 8, 3, 3);
+    // Without the flips (proper maps only) it would be 8/2 = 4: check that the flips
+    // really are what makes it 3.
+    let s = spec();
+    let all = s.enumerate(100).unwrap();
+    let proper: Vec<Motion> = s.group(false).into_iter().filter(|m| !s.improper(m)).collect();
+    assert_eq!(s.orbits(&all, &proper).len(), 4);
+
+    // Two L's (copies, one-sided: not mirror-closed) and four monominoes in 6x2. With L
+    // lying as L0 (bottom row, foot up at the left) or L2 (its half turn), at columns
+    // q and r: (L0, L0) and (L2, L2) only apart, {0, 3}: 1 + 1; (L0 at q, L2 at r) when
+    // r - q is 1, 2 or 3 (they interlock) or q - r = 3: 3 + 2 + 1 + 1 = 7. In all 9. The
+    // group is the identity and the half turn, which fixes the 3 with r = 3 - q:
+    // (9 + 3)/2 = 6.
+    let mut pieces = copies("L", L_TETROMINO, 2);
+    pieces.extend(copies("m", MONO, 4));
+    hand(Spec { dims: [6, 2, 1], one_side: true, pieces }, 9, 6, 6);
 }
 
-#[test]
-fn zz_stats() {
-    let mut rng = Rng(12345);
-    for (label, gen) in [("tiling", random_tiling as fn([i32; 3], bool, u64) -> Spec), ("pieces", random_pieces)] {
-        let mut hist: BTreeMap<String, usize> = BTreeMap::new();
-        for _ in 0..300 {
-            let dims = BOXES[rng.below(BOXES.len())];
-            let one_side = dims[2] == 1 && rng.chance(2);
-            let spec = gen(dims, one_side, rng.next());
-            let Some(all) = spec.enumerate(CAP) else { *hist.entry("capped".into()).or_default() += 1; continue };
-            let g = spec.group(false);
-            let gm = spec.group(true);
-            let counts = spec.shape_counts();
-            let mut bump = |k: &str| *hist.entry(k.to_string()).or_default() += 1;
-            if all.is_empty() { bump("no solution"); }
-            if all.len() > 100 { bump(">100 solutions"); }
-            if g.len() > 1 { bump("group>1"); }
-            if gm.len() > g.len() { bump("mirror adds"); }
-            if spec.one_side { bump("oneSide"); }
-            if spec.one_side && spec.mirror_closed() && g.iter().any(|m| spec.improper(m)) && spec.pieces.iter().any(|p| !p.stationary && spec.is_chiral(&p.cells)) { bump("oneSide mirroring chiral"); if spec.orbits(&all, &g).len() < spec.orbits(&all, &g.iter().copied().filter(|m| !spec.improper(m)).collect::<Vec<_>>()).len() { bump("oneSide flips merge orbits"); } }
-            if counts.values().any(|&c| c > 1) { bump("copies"); }
-            if !counts.values().any(|&c| c == 1) { bump("no unique piece (post filter)"); }
-            if spec.pieces.iter().any(|p| p.stationary) { bump("stationary"); }
-            if spec.orbits(&all, &g).len() < all.len() { bump("orbits < all"); }
-        }
-        eprintln!("{label}: {hist:?}");
-    }
-    let pieces = || vec![mobile("L", L_TETROMINO), mobile("J", J_TETROMINO), mobile("d", DOMINO)];
-    let spec = Spec { dims: [5, 2, 1], one_side: true, pieces: pieces() };
-    eprintln!("5x2 LJd oneside {:?}", judge(&spec, 1000));
-    for s in spec.enumerate(100).unwrap() { eprintln!("{s:?}"); }
-    let spec = Spec { dims: [5, 2, 1], one_side: false, pieces: pieces() };
-    eprintln!("5x2 LJd free {:?}", judge(&spec, 1000));
-}

@@ -1,1 +1,231 @@
+//! `fila solve -q -i` on classic puzzles against the published counts (COUNTS.md), and,
+//! where the full listing is cheap, the listing (`-r .`) judged by the independent orbit
+//! count of [`crate::orbits`].
+//!
+//! The default suite runs in debug mode under `cargo test`; the heavy puzzles are
+//! `#[ignore]`d and run, in release, with
+//!
+//!     cargo test --release --test it -- --ignored
 
+use crate::common::{check, number, parse_listing, run_fila, stderr, stdout};
+use crate::orbits::Spec;
+
+/// Runs `fila solve -i -r . ARGS FILE` with the listing, checks it (every solution once,
+/// every piece with its own shape, the stationary pieces in place) and counts its orbits
+/// under the independently computed group, with and without `--mirror`.
+fn listing_orbits(
+    file: &str,
+    dims: [usize; 3],
+    one_side: bool,
+    stationary: &[&str],
+    all: u64,
+    rotations: u64,
+    mirror: Option<u64>,
+) {
+    let out = run_fila(&["solve", "-i", "-r", ".", file], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let map = crate::common::key_values(&text);
+    assert_eq!(number(&map, "SOLUTIONS"), all, "{file}: SOLUTIONS");
+    assert_eq!(number(&map, "UNIQUE"), rotations, "{file}: UNIQUE");
+    let listed = parse_listing(&text, dims);
+    assert_eq!(listed.len() as u64, all, "{file}: one block per solution");
+    let spec = Spec::from_listing(dims, one_side, &listed[0], stationary);
+    let sols: Vec<_> = listed.iter().map(|l| spec.solution_of(l, file)).collect();
+    let distinct: std::collections::BTreeSet<_> = sols.iter().collect();
+    assert_eq!(distinct.len(), sols.len(), "{file}: no solution is listed twice");
+    let group = spec.group(false);
+    assert_eq!(spec.orbits(&sols, &group).len() as u64, rotations, "{file}: orbits under the rotations ({} maps)", group.len());
+    if let Some(m) = mirror {
+        let group = spec.group(true);
+        assert_eq!(spec.orbits(&sols, &group).len() as u64, m, "{file}: orbits with reflections ({} maps)", group.len());
+    }
+}
+
+#[test]
+fn pentomino_10x6() {
+    let map = check("puzzles/pentomino_10x6.txt", &[], 2339);
+    assert_eq!(number(&map, "UNIQUE"), 2339);
+    assert_eq!(number(&map, "GROUP_ORDER"), 4);
+    assert_eq!(map["REDUNDANCY_FILTER"], "X");
+}
+
+// ~55 s in debug.
+#[test]
+#[ignore = "slow in debug: cargo test --release --test it -- --ignored"]
+fn pentomino_10x6_every_solution() {
+    listing_orbits("puzzles/pentomino_10x6.txt", [10, 6, 1], false, &[], 9356, 2339, Some(2339));
+    let map = check("puzzles/pentomino_10x6.txt", &["--mirror"], 2339);
+    assert_eq!(number(&map, "GROUP_ORDER"), 4, "flat pieces already turn over: --mirror adds no map");
+}
+
+#[test]
+fn soma() {
+    let map = check("puzzles/soma.txt", &[], 480);
+    assert_eq!(number(&map, "GROUP_ORDER"), 24);
+    let map = check("puzzles/soma.txt", &["--mirror"], 240);
+    assert_eq!(number(&map, "GROUP_ORDER"), 48);
+    let map = check("puzzles/soma.txt", &["-r", "."], 11520);
+    assert_eq!(number(&map, "UNIQUE"), 480);
+    let map = check("puzzles/soma.txt", &["-r", ".", "--mirror"], 11520);
+    assert_eq!(number(&map, "UNIQUE"), 240);
+    let map = check("puzzles/soma.txt", &["-r", ".", "-u"], 480);
+    assert_eq!(number(&map, "UNIQUE"), 480);
+    listing_orbits("puzzles/soma.txt", [3, 3, 3], false, &[], 11520, 480, Some(240));
+}
+
+/// Every Soma piece can carry the filter under the rotations; under reflections too
+/// only the pieces that are their own mirror image (all but A and B).
+#[test]
+fn soma_named_filter_pieces() {
+    for piece in ["V", "L", "T", "Z", "A", "B", "P"] {
+        let map = check("puzzles/soma.txt", &["-r", piece], 480);
+        assert_eq!(map["REDUNDANCY_FILTER"], piece);
+    }
+    for piece in ["V", "L", "T", "Z", "P"] {
+        let map = check("puzzles/soma.txt", &["-r", piece, "--mirror"], 240);
+        assert_eq!(map["REDUNDANCY_FILTER"], piece);
+    }
+}
+
+#[test]
+fn pentomino_8x8_with_blocked_centre() {
+    let map = check("tests/puzzles/pentomino_8x8_centre.txt", &[], 65);
+    assert_eq!(number(&map, "GROUP_ORDER"), 8);
+    listing_orbits("tests/puzzles/pentomino_8x8_centre.txt", [8, 8, 1], false, &["*"], 520, 65, Some(65));
+}
+
+// ~60 s in debug: the longest test of the default suite, kept because it is the one
+// classic count for a one-sided, mirror-closed set (the box's flips join the group).
+#[test]
+fn one_sided_pentominoes_30x3() {
+    let map = check("tests/puzzles/one_sided_pentomino_30x3.txt", &[], 46);
+    assert_eq!(number(&map, "GROUP_ORDER"), 4);
+}
+
+// ~30 s in release.
+#[test]
+#[ignore = "slow: cargo test --release --test it -- --ignored"]
+fn one_sided_pentominoes_30x3_every_solution() {
+    listing_orbits("tests/puzzles/one_sided_pentomino_30x3.txt", [30, 3, 1], true, &[], 184, 46, Some(46));
+}
+
+#[test]
+fn one_sided_tetrominoes_7x4() {
+    check("tests/puzzles/one_sided_tetromino_7x4.txt", &[], 0);
+    check("tests/puzzles/one_sided_tetromino_7x4.txt", &["-r", "."], 0);
+}
+
+#[test]
+fn pentomino_12x5() {
+    check("tests/puzzles/pentomino_12x5.txt", &[], 1010);
+}
+
+#[test]
+fn pentomino_15x4() {
+    check("tests/puzzles/pentomino_15x4.txt", &[], 368);
+}
+
+#[test]
+fn pentomino_20x3() {
+    check("tests/puzzles/pentomino_20x3.txt", &[], 2);
+    listing_orbits("tests/puzzles/pentomino_20x3.txt", [20, 3, 1], false, &[], 8, 2, Some(2));
+}
+
+#[test]
+#[ignore = "slow in debug: cargo test --release --test it -- --ignored"]
+fn pentomino_12x5_and_15x4_every_solution() {
+    listing_orbits("tests/puzzles/pentomino_12x5.txt", [12, 5, 1], false, &[], 4040, 1010, Some(1010));
+    listing_orbits("tests/puzzles/pentomino_15x4.txt", [15, 4, 1], false, &[], 1472, 368, Some(368));
+}
+
+// The twelve pentominoes in 5x4x3: ~25 s each in release. Flat pieces are their own
+// mirror images, so the set is mirror-closed and --mirror doubles the group (4 to 8).
+#[test]
+#[ignore = "slow: cargo test --release --test it -- --ignored"]
+fn pentomino_5x4x3() {
+    let map = check("tests/puzzles/pentomino_5x4x3.txt", &["--mirror"], 3940);
+    assert_eq!(number(&map, "GROUP_ORDER"), 8);
+    let map = check("tests/puzzles/pentomino_5x4x3.txt", &[], 7880);
+    assert_eq!(number(&map, "GROUP_ORDER"), 4);
+}
+
+// ~95 s in release, then the orbit count of 31520 listed solutions.
+#[test]
+#[ignore = "slow: cargo test --release --test it -- --ignored"]
+fn pentomino_5x4x3_every_solution() {
+    listing_orbits("tests/puzzles/pentomino_5x4x3.txt", [5, 4, 3], false, &[], 31520, 7880, Some(3940));
+}
+
+// ~2 minutes in release.
+#[test]
+#[ignore = "slow: cargo test --release --test it -- --ignored"]
+fn tetriscube() {
+    let map = check("puzzles/tetriscube.txt", &[], 9839);
+    assert_eq!(number(&map, "GROUP_ORDER"), 24);
+}
+
+/// `--limit N` stops after N solutions, listed or not.
+#[test]
+fn limit_stops_the_search() {
+    for n in [0u64, 1, 7] {
+        let out = run_fila(&["solve", "-i", "-r", ".", "--limit", &n.to_string(), "puzzles/soma.txt"], None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert_eq!(parse_listing(&text, [3, 3, 3]).len() as u64, n, "--limit {n}: blocks listed");
+        assert_eq!(number(&crate::common::key_values(&text), "SOLUTIONS"), n, "--limit {n}");
+        check("puzzles/soma.txt", &["--limit", &n.to_string()], n);
+    }
+    // A limit above the count changes nothing.
+    check("tests/puzzles/pentomino_20x3.txt", &["--limit", "3"], 2);
+}
+
+/// polycube's brief layout, pinned on a 3D puzzle with exactly one solution: rows from
+/// the top (y = yDim-1), z layers side by side separated by ", ", every name right-aligned
+/// in the width of the longest name plus one.
+#[test]
+fn brief_layout() {
+    // A 3x2x2 box. The stationary "Wall" fills the z = 1 layer but for (0,1,1); the L
+    // tromino "Tall" must reach up into that cell, and of its two ways only the one
+    // lying along y = 1 leaves room for the L tetromino "L".
+    let text = "\
+D:xDim=3:yDim=2:zDim=2
+C:name=L:layout=0 0 0, 1 0 0, 2 0 0, 2 1 0
+C:name=Tall:layout=0 0 1, 0 0 0, 1 0 0
+L:stationary=Wall
+. . . , . Wall Wall
+. . . , Wall Wall Wall
+~L
+~D
+";
+    let expected = "
+# --- SOLUTION 1 ---
+ Tall Tall    L,  Tall Wall Wall
+    L    L    L,  Wall Wall Wall
+";
+    for redundancy in ["#", "."] {
+        let out = run_fila(&["solve", "-r", redundancy], Some(text));
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), expected, "-r {redundancy}");
+    }
+    // The same through the program with polycube's options and no subcommand, read from
+    // standard input as a pipe would give it.
+    let out = run_fila(&["--quiet=false", "-r", "."], Some(text));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected);
+}
+
+/// Copies are named in definition order by their least cell; a stationary piece is
+/// listed under its own name.
+#[test]
+fn brief_layout_with_copies() {
+    let text = "\
+D:xDim=4:yDim=1:zDim=1
+C:name=d1:layout=0 0 0, 1 0 0
+C:name=d2:layout=0 0 0, 1 0 0
+~D
+";
+    let out = run_fila(&["solve", "-r", "."], Some(text));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "\n# --- SOLUTION 1 ---\n d1 d1 d2 d2\n");
+}

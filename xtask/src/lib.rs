@@ -5,6 +5,11 @@ use std::path::{Path, PathBuf};
 
 pub mod bench;
 
+/// The workspace root (xtask lives one level below it).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
 /// What happened to one puzzle's generated files.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
