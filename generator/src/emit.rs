@@ -232,6 +232,136 @@ fn cell_fn_tokens(ir: &Ir, plan: &CellPlan) -> TokenStream {
     }
 }
 
+/// The E stage: its switch in `search`, and its tables and functions.
+fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStream, TokenStream) {
+    let f_from = Literal::usize_unsuffixed(e.f_from);
+    let switch = quote! {
+        if left > F_FROM {
+            self.search_e(ctx, occ, avail, left);
+            return;
+        }
+    };
+    let masks = ir.masks.iter().map(|&m| match ir.word {
+        Word::U64 => Literal::u64_unsuffixed(m as u64),
+        Word::U128 => Literal::u128_unsuffixed(m),
+    });
+    let neighbour_masks = e.neighbours.iter().map(|n| {
+        let m = n.iter().fold(0u128, |m, &c| m | 1u128 << c);
+        word_literal(ir.word, m)
+    });
+    let neighbours = e.neighbours.iter().map(|n| u16_list(n));
+    let set_base = e.set_base.iter().map(|&b| Literal::u32_unsuffixed(b));
+    let index = e.index.iter().map(|&b| Literal::u32_unsuffixed(b));
+    let entries = e.entries.iter().map(|&i| Literal::u16_unsuffixed(i));
+    let items = quote! {
+        /// Chooses the target by the E heuristic of the FILA article: among the open cells
+        /// with the fewest open neighbours, the one where the fewest images fit; then tries
+        /// that cell's images.
+        #[inline(never)]
+        fn search_e(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+            let open = !occ & FULL;
+            let mut fewest = u32::MAX;
+            let mut candidates: Word = 0;
+            let mut rest = open;
+            while rest != 0 {
+                let c = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let n = (NEIGHBOUR_MASKS[c] & open).count_ones();
+                if n < fewest {
+                    fewest = n;
+                    candidates = 0;
+                }
+                if n == fewest {
+                    candidates |= (1 as Word) << c;
+                }
+            }
+            let mut best_fits = u32::MAX;
+            let mut best_set = 0;
+            while candidates != 0 {
+                let c = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let set = e_set(c, occ);
+                let fits = count_fits(set, occ, avail, best_fits);
+                if fits < best_fits {
+                    best_fits = fits;
+                    best_set = set;
+                    if fits == 0 {
+                        return;
+                    }
+                }
+            }
+            let mut shapes = avail;
+            while shapes != 0 {
+                let s = shapes.trailing_zeros() as usize;
+                shapes &= shapes - 1;
+                let at = best_set * SHAPES + s;
+                let (start, end) = (E_INDEX[at] as usize, E_INDEX[at + 1] as usize);
+                if start == end {
+                    continue;
+                }
+                self.attempts[left & 63] += (end - start) as u64;
+                self.copies[s] -= 1;
+                let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
+                for &image in &E_ENTRIES[start..end] {
+                    let mask = MASKS[image as usize];
+                    if occ & mask == 0 && self.place(ctx, occ | mask, next, left, image) {
+                        return;
+                    }
+                }
+                self.copies[s] += 1;
+            }
+        }
+    };
+    let tables = quote! {
+        /// Use the F heuristic when this many pieces or fewer are left, E before.
+        const F_FROM: usize = #f_from;
+        /// The occupancy mask of every image.
+        const MASKS: &[Word] = &[#(#masks),*];
+        /// Each cell's neighbours, as a mask.
+        const NEIGHBOUR_MASKS: &[Word] = &[#(#neighbour_masks),*];
+        /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
+        const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
+        /// The first image list set of each cell.
+        const E_SET_BASE: &[u32] = &[#(#set_base),*];
+        /// For set t and shape s, its images are `E_ENTRIES[E_INDEX[t*SHAPES+s]..E_INDEX[t*SHAPES+s+1]]`.
+        const E_INDEX: &[u32] = &[#(#index),*];
+        /// The images of every E image list, by set and shape.
+        const E_ENTRIES: &[u16] = &[#(#entries),*];
+
+        /// The image list set of cell `c` for the present state of its neighbours (NOF).
+        #[inline(always)]
+        fn e_set(c: usize, occ: Word) -> usize {
+            let mut ilsi = 0;
+            for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
+                ilsi |= ((occ >> n) as usize & 1) << k;
+            }
+            E_SET_BASE[c] as usize + ilsi
+        }
+
+        /// The number of images of available shapes that fit in set `set`, counted up to `cutoff`.
+        #[inline(always)]
+        fn count_fits(set: usize, occ: Word, avail: u64, cutoff: u32) -> u32 {
+            let mut fits = 0;
+            let mut shapes = avail;
+            while shapes != 0 {
+                let s = shapes.trailing_zeros() as usize;
+                shapes &= shapes - 1;
+                let at = set * SHAPES + s;
+                for &image in &E_ENTRIES[E_INDEX[at] as usize..E_INDEX[at + 1] as usize] {
+                    if occ & MASKS[image as usize] == 0 {
+                        fits += 1;
+                        if fits >= cutoff {
+                            return fits;
+                        }
+                    }
+                }
+            }
+            fits
+        }
+    };
+    (switch, items, tables)
+}
+
 /// The whole generated file (without its stamp), formatted.
 pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     let pieces = Literal::usize_unsuffixed(ir.shape_counts.iter().sum::<usize>());
@@ -255,7 +385,14 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         quote! { #c => self.#f(ctx, occ, avail, left), }
     });
     let cell_fns = ir.plans.iter().map(|p| cell_fn_tokens(ir, p));
-    let full = word_literal(ir.word, if ir.cells == 128 { u128::MAX } else { (1u128 << ir.cells) - 1 });
+    let full = word_literal(
+        ir.word,
+        if ir.cells == 128 {
+            u128::MAX
+        } else {
+            (1u128 << ir.cells) - 1
+        },
+    );
     let isolation_check = match &ir.isolation {
         Some(shifts) => {
             let terms = shifts.iter().map(|s| {
@@ -269,7 +406,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             });
             quote! {
                 // An open cell with no open neighbour can never be filled.
-                let open = !occ & #full;
+                let open = !occ & FULL;
                 let reachable = #(#terms)|*;
                 if open & !reachable != 0 {
                     return;
@@ -279,6 +416,10 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         None => quote! {},
     };
     let info_fn = info_tokens(info);
+    let (e_switch, e_items, e_tables) = match &ir.e_stage {
+        Some(e) => e_stage_tokens(ir, e),
+        None => (quote! {}, quote! {}, quote! {}),
+    };
     let doc = format!(" {description}");
     let file = quote! {
         #[doc = #doc]
@@ -295,6 +436,10 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         const COPIES: [u8; #shapes] = [#(#copies),*];
         /// Every shape available.
         const ALL_SHAPES: u64 = #all_shapes;
+        /// Distinct shapes.
+        const SHAPES: usize = #shapes;
+        /// Every cell filled.
+        const FULL: Word = #full;
 
         /// The FILA search with the F heuristic, every image list a constant.
         pub struct Solver {
@@ -343,11 +488,14 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     return;
                 }
                 #isolation_check
+                #e_switch
                 match (!occ).trailing_zeros() {
                     #(#dispatch)*
                     _ => {}
                 }
             }
+
+            #e_items
 
             #(#cell_fns)*
         }
@@ -368,6 +516,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
             }
         }
+
+        #e_tables
 
         #info_fn
     };

@@ -59,6 +59,32 @@ pub struct Config {
     pub redundancy: model::Redundancy,
 }
 
+impl Config {
+    /// The options as `cargo xtask gen` takes them, for the stamp.
+    pub fn options(&self) -> String {
+        match &self.redundancy {
+            model::Redundancy::Piece(name) => format!("-r {name}"),
+            model::Redundancy::Auto | model::Redundancy::Off => "-r #".to_string(),
+        }
+    }
+
+    /// Reads options as written by [`Config::options`].
+    pub fn from_options(options: &str) -> Option<Config> {
+        let mut words = options.split_whitespace();
+        let mut config = Config::default();
+        while let Some(w) = words.next() {
+            match (w, words.next()) {
+                ("-r", Some("#")) => config.redundancy = model::Redundancy::Auto,
+                ("-r", Some(name)) => {
+                    config.redundancy = model::Redundancy::Piece(name.to_string())
+                }
+                _ => return None,
+            }
+        }
+        Some(config)
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -85,7 +111,7 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
     let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
     let info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
         .map_err(|e| at_d(e.0))?;
-    let ir = lower::lower(puzzle).map_err(|e| at_d(e.0))?;
+    let ir = lower::lower(puzzle, lower::default_f_from(puzzle)).map_err(|e| at_d(e.0))?;
     let description = format!(
         "A FILA solver for {path}: {} cells, {} pieces of {} shapes, {} images; {} placed first.",
         ir.cells,
@@ -94,7 +120,7 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
         puzzle.images.len(),
         info.rotations.filtered.what,
     );
-    let mut out = stamp::header(path, text, VERSION);
+    let mut out = stamp::header(path, text, VERSION, &config.options());
     out.push('\n');
     out.push_str(&emit::emit(&ir, &info, &description));
     Ok(out)
@@ -119,7 +145,7 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
                 quote::quote! { compile_error!(#message); }
             });
             let file: syn::File = syn::parse2(quote::quote! { #(#errors)* }).expect("valid tokens");
-            let mut out = stamp::header(path, text, VERSION);
+            let mut out = stamp::header(path, text, VERSION, &config.options());
             out.push('\n');
             out.push_str(&prettyplease::unparse(&file));
             out

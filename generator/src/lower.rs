@@ -83,6 +83,28 @@ pub struct Ir {
     /// It applies when no shape is a single cell and every neighbour relation is such a
     /// shift (no stationary cells break the numbering).
     pub isolation: Option<Vec<Shift>>,
+    /// The E stage, when the puzzle uses it: while more than `f_from` pieces are left the
+    /// target is chosen by the E heuristic, then by F.
+    pub e_stage: Option<EStage>,
+}
+
+/// The tables of the E heuristic of the FILA article: the target is, among the open cells
+/// with the fewest open neighbours, the one where the fewest images fit. With no fixed
+/// order there is no POF; NOF indexes each cell's lists by the state of all its
+/// neighbours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EStage {
+    /// Use F when this many pieces or fewer are left.
+    pub f_from: usize,
+    /// Each cell's neighbours, in `DIRECTIONS` order; bit k of the cell's index is the
+    /// occupancy of `neighbours[c][k]`.
+    pub neighbours: Vec<Vec<u16>>,
+    /// The first image list set of each cell (a cell with k neighbours has 2^k).
+    pub set_base: Vec<u32>,
+    /// For set t and shape s, its images are `entries[index[t*S + s] .. index[t*S + s + 1]]`.
+    pub index: Vec<u32>,
+    /// The image numbers of the entries.
+    pub entries: Vec<u16>,
 }
 
 /// A neighbour relation as a shift of the occupancy word: cell `c` in `from` has its
@@ -97,8 +119,20 @@ pub struct Shift {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
-/// Lowers `puzzle` to the IR of an F-heuristic FILA solver with POF and NOF.
-pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
+/// The default heuristic switch: E while more than 3 pieces are left for boxes with depth
+/// (the FILA article's best Tetris Cube setting), F throughout for flat ones, where
+/// Fletcher's order is hard to beat.
+pub fn default_f_from(puzzle: &Puzzle) -> usize {
+    if puzzle.dims.iter().filter(|&&d| d > 1).count() == 3 {
+        3
+    } else {
+        puzzle.mobile_pieces()
+    }
+}
+
+/// Lowers `puzzle` to the IR of a FILA solver with POF and NOF that uses the F heuristic
+/// when `f_from` or fewer pieces are left, and the E heuristic before.
+pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
     let cells = puzzle.cells.len();
     let word = match cells {
         0..=64 => Word::U64,
@@ -113,6 +147,12 @@ pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
         return Err(Unsupported(format!(
             "the puzzle has {} pieces; generated solvers place at most 63",
             puzzle.mobile_pieces()
+        )));
+    }
+    if puzzle.images.len() > u16::MAX as usize {
+        return Err(Unsupported(format!(
+            "the puzzle has {} images; generated solvers handle at most 65535",
+            puzzle.images.len()
         )));
     }
     if puzzle.shapes.len() > 64 {
@@ -185,6 +225,8 @@ pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
         });
     }
     let isolation = isolation_shifts(puzzle, &cell_of);
+    let e_stage =
+        (f_from < puzzle.mobile_pieces()).then(|| e_stage(puzzle, &cell_of, &masks, f_from));
     Ok(Ir {
         word,
         cells,
@@ -192,6 +234,7 @@ pub fn lower(puzzle: &Puzzle) -> Result<Ir, Unsupported> {
         masks,
         plans,
         isolation,
+        e_stage,
     })
 }
 
@@ -204,7 +247,9 @@ fn isolation_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
         let mut by = None;
         let mut from = 0u128;
         for (c, &coord) in puzzle.cells.iter().enumerate() {
-            let Some(n) = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]) else { continue };
+            let Some(n) = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]) else {
+                continue;
+            };
             let delta = n as i32 - c as i32;
             if *by.get_or_insert(delta) != delta {
                 return None;
@@ -216,4 +261,65 @@ fn isolation_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
         }
     }
     Some(shifts)
+}
+
+fn e_stage(
+    puzzle: &Puzzle,
+    cell_of: &dyn Fn(Coord) -> Option<u16>,
+    masks: &[u128],
+    f_from: usize,
+) -> EStage {
+    let cells = puzzle.cells.len();
+    let shapes = puzzle.shapes.len();
+    let neighbours: Vec<Vec<u16>> = puzzle
+        .cells
+        .iter()
+        .map(|&c| {
+            DIRECTIONS
+                .iter()
+                .filter_map(|&(d, _)| cell_of([c[0] + d[0], c[1] + d[1], c[2] + d[2]]))
+                .collect()
+        })
+        .collect();
+    let mut set_base = Vec::with_capacity(cells + 1);
+    let mut total = 0u32;
+    for n in &neighbours {
+        set_base.push(total);
+        total += 1 << n.len();
+    }
+    set_base.push(total);
+    // The images covering each cell, by shape.
+    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (i, im) in puzzle.images.iter().enumerate() {
+        for &c in &im.cells {
+            covering[c as usize].push(i);
+        }
+    }
+    let mut index = Vec::with_capacity(total as usize * shapes + 1);
+    let mut entries = Vec::new();
+    for c in 0..cells {
+        for ilsi in 0..1usize << neighbours[c].len() {
+            let occupied: u128 = neighbours[c]
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| ilsi >> k & 1 == 1)
+                .fold(0, |m, (_, &n)| m | 1u128 << n);
+            for s in 0..shapes {
+                index.push(entries.len() as u32);
+                for &i in &covering[c] {
+                    if puzzle.images[i].shape == s && masks[i] & occupied == 0 {
+                        entries.push(i as u16);
+                    }
+                }
+            }
+        }
+    }
+    index.push(entries.len() as u32);
+    EStage {
+        f_from,
+        neighbours,
+        set_base,
+        index,
+        entries,
+    }
 }

@@ -37,7 +37,10 @@ fn run_once(entry: &Entry, root: &Path) -> Result<Duration, String> {
         .map_err(|e| format!("cannot run {}: {e}", entry.program.display()))?;
     let elapsed = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let count = stdout.lines().find_map(|l| l.strip_prefix("SOLUTIONS=")).and_then(|v| v.trim().parse::<u64>().ok());
+    let count = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("SOLUTIONS="))
+        .and_then(|v| v.trim().parse::<u64>().ok());
     if !output.status.success() || count != Some(entry.expected) {
         return Err(format!(
             "{} {} gave {:?} (status {}), expected {}",
@@ -93,16 +96,58 @@ pub fn main(args: &[String]) -> ExitCode {
         times: Vec::new(),
     };
     let mut entries = vec![
-        entry("pentomino_10x6", "generated", bin.join("pentomino_10x6"), &["-q", "-i"], 2339),
-        entry("pentomino_10x6", "fletcher", bin.join("examples/fletcher"), &[], 2339),
-        entry("pentomino_10x6", "debruijn", bin.join("examples/debruijn"), &[], 2339),
-        entry("pentomino_10x6", "generic", bin.join("fila"), &["solve", "-q", "-i", "puzzles/pentomino_10x6.txt"], 2339),
+        entry(
+            "pentomino_10x6",
+            "generated",
+            bin.join("pentomino_10x6"),
+            &["-q", "-i"],
+            2339,
+        ),
+        entry(
+            "pentomino_10x6",
+            "fletcher",
+            bin.join("examples/fletcher"),
+            &[],
+            2339,
+        ),
+        entry(
+            "pentomino_10x6",
+            "debruijn",
+            bin.join("examples/debruijn"),
+            &[],
+            2339,
+        ),
+        entry(
+            "pentomino_10x6",
+            "generic",
+            bin.join("fila"),
+            &["solve", "-q", "-i", "puzzles/pentomino_10x6.txt"],
+            2339,
+        ),
         entry("soma", "generated", bin.join("soma"), &["-q", "-i"], 480),
-        entry("soma", "generic", bin.join("fila"), &["solve", "-q", "-i", "puzzles/soma.txt"], 480),
+        entry(
+            "soma",
+            "generic",
+            bin.join("fila"),
+            &["solve", "-q", "-i", "puzzles/soma.txt"],
+            480,
+        ),
     ];
     if slow {
-        entries.push(entry("tetriscube", "generated", bin.join("tetriscube"), &["-q", "-i"], 9839));
-        entries.push(entry("tetriscube", "generic", bin.join("fila"), &["solve", "-q", "-i", "puzzles/tetriscube.txt"], 9839));
+        entries.push(entry(
+            "tetriscube",
+            "generated",
+            bin.join("tetriscube"),
+            &["-q", "-i"],
+            9839,
+        ));
+        entries.push(entry(
+            "tetriscube",
+            "generic",
+            bin.join("fila"),
+            &["solve", "-q", "-i", "puzzles/tetriscube.txt"],
+            9839,
+        ));
     }
     for round in 0..runs {
         for e in entries.iter_mut() {
@@ -121,13 +166,23 @@ pub fn main(args: &[String]) -> ExitCode {
         eprintln!("round {}/{runs} done", round + 1);
     }
     let find = |puzzle: &str, solver: &str| {
-        entries.iter().find(|e| e.puzzle == puzzle && e.solver == solver).map(|e| median(&e.times))
+        entries
+            .iter()
+            .find(|e| e.puzzle == puzzle && e.solver == solver)
+            .map(|e| median(&e.times))
     };
     let mut table = String::new();
     table.push_str("| puzzle | solver | median | min | runs |\n|---|---|---|---|---|\n");
     for e in &entries {
         let min = e.times.iter().min().copied().unwrap_or_default();
-        table.push_str(&format!("| {} | {} | {} | {} | {} |\n", e.puzzle, e.solver, ms(median(&e.times)), ms(min), e.times.len()));
+        table.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            e.puzzle,
+            e.solver,
+            ms(median(&e.times)),
+            ms(min),
+            e.times.len()
+        ));
     }
     table.push_str("\n| ratio | value |\n|---|---|\n");
     let ratio = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
@@ -172,8 +227,15 @@ pub fn main(args: &[String]) -> ExitCode {
 fn machine_description() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|t| t.lines().find_map(|l| l.strip_prefix("model name").map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())))
+        .and_then(|t| {
+            t.lines().find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+        })
         .unwrap_or_else(|| "unknown CPU".to_string());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     format!("{cpu}, {cores} cores")
 }

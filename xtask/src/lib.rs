@@ -7,7 +7,10 @@ pub mod bench;
 
 /// The workspace root (xtask lives one level below it).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 /// What happened to one puzzle's generated files.
@@ -16,6 +19,18 @@ pub enum Outcome {
     Fresh,
     Written(PathBuf),
     Stale(PathBuf),
+}
+
+/// The options `generated/NAME.rs` was made with, or the defaults.
+pub fn recorded_config(root: &Path, puzzle: &Path) -> generator::Config {
+    let name = puzzle
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    std::fs::read_to_string(root.join("generated").join(format!("{name}.rs")))
+        .ok()
+        .and_then(|code| generator::stamp::options(&code).and_then(generator::Config::from_options))
+        .unwrap_or_default()
 }
 
 /// The executable stub that makes `generated/NAME.rs` the binary `NAME`.

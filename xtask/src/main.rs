@@ -41,15 +41,17 @@ fn all_puzzles(root: &Path) -> Vec<PathBuf> {
 fn gen(args: &[String]) -> ExitCode {
     let root = root();
     let mut check = false;
-    let mut redundancy = generator::model::Redundancy::Auto;
+    let mut redundancy = None;
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--check" => check = true,
             "-r" => match it.next() {
-                Some(p) if p != "#" => redundancy = generator::model::Redundancy::Piece(p.clone()),
-                Some(_) => {}
+                Some(p) if p != "#" => {
+                    redundancy = Some(generator::model::Redundancy::Piece(p.clone()))
+                }
+                Some(_) => redundancy = Some(generator::model::Redundancy::Auto),
                 None => {
                     eprintln!("{USAGE}");
                     return ExitCode::from(2);
@@ -68,10 +70,15 @@ fn gen(args: &[String]) -> ExitCode {
             .map(|f| if f.exists() { f } else { root.join(f) })
             .collect()
     };
-    let config = generator::Config { redundancy };
+    // Options given on the command line win; otherwise each puzzle keeps the options its
+    // generated file was made with.
+    let given = redundancy.map(|redundancy| generator::Config { redundancy });
     let mut failed = false;
     let mut stale = Vec::new();
     for file in &files {
+        let config = given
+            .clone()
+            .unwrap_or_else(|| xtask::recorded_config(&root, file));
         match xtask::gen_one(&root, file, &config, check) {
             Ok(xtask::Outcome::Fresh) => {}
             Ok(xtask::Outcome::Written(path)) => println!("wrote {}", path.display()),
