@@ -96,9 +96,12 @@ const LEN: usize = (COLS + 5) * S;
 const BORDER: u8 = b'#';
 
 /// Offset from the target of the cell `x` columns to the right and `y` rows
-/// down.
+/// down. Every tree cell comes after the target in scan order, so the offset
+/// is positive.
 const fn o(x: usize, y: isize) -> usize {
-    (x as isize * S as isize + y) as usize
+    let v = x as isize * S as isize + y;
+    assert!(v > 0);
+    v as usize
 }
 
 /// Piece numbers. Their letters are in `LETTER`.

@@ -241,10 +241,6 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             return;
         }
     };
-    let masks = ir.masks.iter().map(|&m| match ir.word {
-        Word::U64 => Literal::u64_unsuffixed(m as u64),
-        Word::U128 => Literal::u128_unsuffixed(m),
-    });
     let neighbour_masks = e.neighbours.iter().map(|n| {
         let m = n.iter().fold(0u128, |m, &c| m | 1u128 << c);
         word_literal(ir.word, m)
@@ -253,13 +249,58 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
     let set_base = e.set_base.iter().map(|&b| Literal::u32_unsuffixed(b));
     let index = e.index.iter().map(|&b| Literal::u32_unsuffixed(b));
     let entries = e.entries.iter().map(|&i| Literal::u16_unsuffixed(i));
-    let items = quote! {
-        /// Chooses the target by the E heuristic of the FILA article: among the open cells
-        /// with the fewest open neighbours, the one where the fewest images fit; then tries
-        /// that cell's images.
-        #[inline(never)]
-        fn search_e(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
-            let open = !occ & FULL;
+    let entry_masks = e.entries.iter().map(|&i| match ir.word {
+        Word::U64 => Literal::u64_unsuffixed(ir.masks[i as usize] as u64),
+        Word::U128 => Literal::u128_unsuffixed(ir.masks[i as usize]),
+    });
+    let fewest_neighbours = match &ir.shifts {
+        Some(shifts) => {
+            // Count each cell's open neighbours in three bit-sliced counters, a full adder
+            // per direction, then take the lowest non-empty class.
+            let adds = shifts.iter().map(|s| {
+                let from = word_literal(ir.word, s.from);
+                let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
+                let shifted = if s.by > 0 {
+                    quote! { (open >> #by) & #from }
+                } else {
+                    quote! { (open << #by) & #from }
+                };
+                quote! {
+                    let x = #shifted;
+                    let carry = b0 & x;
+                    b0 ^= x;
+                    b2 |= b1 & carry;
+                    b1 ^= carry;
+                }
+            });
+            let classes = (0..=shifts.len()).map(|k| {
+                let bit = |b: usize, v: TokenStream| {
+                    if k >> b & 1 == 1 {
+                        quote! { #v }
+                    } else {
+                        quote! { !#v }
+                    }
+                };
+                let (t0, t1, t2) = (
+                    bit(0, quote! { b0 }),
+                    bit(1, quote! { b1 }),
+                    bit(2, quote! { b2 }),
+                );
+                quote! { open & #t2 & #t1 & #t0 }
+            });
+            quote! {
+                let (mut b0, mut b1, mut b2): (Word, Word, Word) = (0, 0, 0);
+                #(#adds)*
+                let mut candidates: Word = 0;
+                for class in [#(#classes),*] {
+                    if class != 0 {
+                        candidates = class;
+                        break;
+                    }
+                }
+            }
+        }
+        None => quote! {
             let mut fewest = u32::MAX;
             let mut candidates: Word = 0;
             let mut rest = open;
@@ -275,6 +316,16 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                     candidates |= (1 as Word) << c;
                 }
             }
+        },
+    };
+    let items = quote! {
+        /// Chooses the target by the E heuristic of the FILA article: among the open cells
+        /// with the fewest open neighbours, the one where the fewest images fit; then tries
+        /// that cell's images.
+        #[inline(never)]
+        fn search_e(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+            let open = !occ & FULL;
+            #fewest_neighbours
             let mut best_fits = u32::MAX;
             let mut best_set = 0;
             while candidates != 0 {
@@ -302,8 +353,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                 self.attempts[left & 63] += (end - start) as u64;
                 self.copies[s] -= 1;
                 let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
-                for &image in &E_ENTRIES[start..end] {
-                    let mask = MASKS[image as usize];
+                for (&mask, &image) in E_MASKS[start..end].iter().zip(&E_ENTRIES[start..end]) {
                     if occ & mask == 0 && self.place(ctx, occ | mask, next, left, image) {
                         return;
                     }
@@ -315,8 +365,6 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
     let tables = quote! {
         /// Use the F heuristic when this many pieces or fewer are left, E before.
         const F_FROM: usize = #f_from;
-        /// The occupancy mask of every image.
-        const MASKS: &[Word] = &[#(#masks),*];
         /// Each cell's neighbours, as a mask.
         const NEIGHBOUR_MASKS: &[Word] = &[#(#neighbour_masks),*];
         /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
@@ -327,6 +375,8 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         const E_INDEX: &[u32] = &[#(#index),*];
         /// The images of every E image list, by set and shape.
         const E_ENTRIES: &[u16] = &[#(#entries),*];
+        /// Their occupancy masks.
+        const E_MASKS: &[Word] = &[#(#entry_masks),*];
 
         /// The image list set of cell `c` for the present state of its neighbours (NOF).
         #[inline(always)]
@@ -347,13 +397,14 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                 let s = shapes.trailing_zeros() as usize;
                 shapes &= shapes - 1;
                 let at = set * SHAPES + s;
-                for &image in &E_ENTRIES[E_INDEX[at] as usize..E_INDEX[at + 1] as usize] {
-                    if occ & MASKS[image as usize] == 0 {
-                        fits += 1;
-                        if fits >= cutoff {
-                            return fits;
-                        }
-                    }
+                // Counted without a branch per image, so the loop vectorises; the cutoff
+                // is checked once per shape.
+                fits += E_MASKS[E_INDEX[at] as usize..E_INDEX[at + 1] as usize]
+                    .iter()
+                    .map(|&mask| (occ & mask == 0) as u32)
+                    .sum::<u32>();
+                if fits >= cutoff {
+                    return fits;
                 }
             }
             fits
@@ -393,8 +444,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             (1u128 << ir.cells) - 1
         },
     );
-    let isolation_check = match &ir.isolation {
-        Some(shifts) => {
+    let isolation_check = match &ir.shifts {
+        Some(shifts) if ir.isolation_check => {
             let terms = shifts.iter().map(|s| {
                 let from = word_literal(ir.word, s.from);
                 let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
@@ -413,7 +464,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 }
             }
         }
-        None => quote! {},
+        _ => quote! {},
     };
     let info_fn = info_tokens(info);
     let (e_switch, e_items, e_tables) = match &ir.e_stage {

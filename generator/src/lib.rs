@@ -57,15 +57,22 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub struct Config {
     /// The piece the generated solver places first to break the box's symmetry.
     pub redundancy: model::Redundancy,
+    /// Use the F heuristic when this many pieces or fewer are left, E before; `None` for
+    /// the default of [`lower::default_f_from`].
+    pub f_from: Option<usize>,
 }
 
 impl Config {
     /// The options as `cargo xtask gen` takes them, for the stamp.
     pub fn options(&self) -> String {
-        match &self.redundancy {
+        let mut out = match &self.redundancy {
             model::Redundancy::Piece(name) => format!("-r {name}"),
             model::Redundancy::Auto | model::Redundancy::Off => "-r #".to_string(),
+        };
+        if let Some(n) = self.f_from {
+            out.push_str(&format!(" --f-from {n}"));
         }
+        out
     }
 
     /// Reads options as written by [`Config::options`].
@@ -89,6 +96,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             redundancy: model::Redundancy::Auto,
+            f_from: None,
         }
     }
 }
@@ -111,7 +119,13 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
     let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
     let info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
         .map_err(|e| at_d(e.0))?;
-    let ir = lower::lower(puzzle, lower::default_f_from(puzzle)).map_err(|e| at_d(e.0))?;
+    let ir = lower::lower(
+        puzzle,
+        config
+            .f_from
+            .unwrap_or_else(|| lower::default_f_from(puzzle)),
+    )
+    .map_err(|e| at_d(e.0))?;
     let description = format!(
         "A FILA solver for {path}: {} cells, {} pieces of {} shapes, {} images; {} placed first.",
         ir.cells,

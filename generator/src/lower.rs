@@ -77,12 +77,13 @@ pub struct Ir {
     /// The occupancy mask of every image.
     pub masks: Vec<u128>,
     pub plans: Vec<CellPlan>,
-    /// The isolated-cell test, when it applies: for each direction whose neighbour is a
-    /// constant number of cells away, that distance and the cells that have a neighbour
-    /// there. After each placement an open cell with no open neighbour ends the branch.
-    /// It applies when no shape is a single cell and every neighbour relation is such a
-    /// shift (no stationary cells break the numbering).
-    pub isolation: Option<Vec<Shift>>,
+    /// The neighbour relations as shifts of the occupancy word, when every one is (no
+    /// stationary cell breaks the numbering): for each direction, the distance and the
+    /// cells that have a neighbour there. Bit-parallel neighbour tests use them.
+    pub shifts: Option<Vec<Shift>>,
+    /// Whether an open cell with no open neighbour ends the branch (no shape is a single
+    /// cell). Tested after each placement, with `shifts`.
+    pub isolation_check: bool,
     /// The E stage, when the puzzle uses it: while more than `f_from` pieces are left the
     /// target is chosen by the E heuristic, then by F.
     pub e_stage: Option<EStage>,
@@ -224,7 +225,8 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
             sets,
         });
     }
-    let isolation = isolation_shifts(puzzle, &cell_of);
+    let shifts = neighbour_shifts(puzzle, &cell_of);
+    let isolation_check = shifts.is_some() && puzzle.shapes.iter().all(|s| s.size > 1);
     let e_stage =
         (f_from < puzzle.mobile_pieces()).then(|| e_stage(puzzle, &cell_of, &masks, f_from));
     Ok(Ir {
@@ -233,15 +235,13 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
         shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
         masks,
         plans,
-        isolation,
+        shifts,
+        isolation_check,
         e_stage,
     })
 }
 
-fn isolation_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> Option<Vec<Shift>> {
-    if puzzle.shapes.iter().any(|s| s.size == 1) {
-        return None;
-    }
+fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> Option<Vec<Shift>> {
     let mut shifts = Vec::new();
     for &(d, _) in &DIRECTIONS {
         let mut by = None;
