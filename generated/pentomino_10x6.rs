@@ -15,8 +15,6 @@ const PIECES: usize = 12;
 const COPIES: [u8; 12] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 /// Every shape available.
 const ALL_SHAPES: u64 = 4095u64;
-/// Distinct shapes.
-const SHAPES: usize = 12;
 /// Every cell filled.
 const FULL: Word = 0x0fff_ffff_ffff_ffff_u64;
 /// The FILA search with the F heuristic, every image list a constant.

@@ -15,8 +15,6 @@ const PIECES: usize = 7;
 const COPIES: [u8; 7] = [1, 1, 1, 1, 1, 1, 1];
 /// Every shape available.
 const ALL_SHAPES: u64 = 127u64;
-/// Distinct shapes.
-const SHAPES: usize = 7;
 /// Every cell filled.
 const FULL: Word = 0x0000_0000_07ff_ffff_u64;
 /// The FILA search with the F heuristic, every image list a constant.
@@ -14670,20 +14668,10 @@ impl ::runtime::Search for Solver {
         ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }
 }
+/// Distinct shapes.
+const SHAPES: usize = 7;
 /// Use the F heuristic when this many pieces or fewer are left, E before.
 const F_FROM: usize = 3;
-/// Each cell's neighbours, as a mask.
-const NEIGHBOUR_MASKS: &[Word] = &[
-    0x0000_0000_0000_020a_u64, 0x0000_0000_0000_0415_u64, 0x0000_0000_0000_0822_u64,
-    0x0000_0000_0000_1051_u64, 0x0000_0000_0000_20aa_u64, 0x0000_0000_0000_4114_u64,
-    0x0000_0000_0000_8088_u64, 0x0000_0000_0001_0150_u64, 0x0000_0000_0002_00a0_u64,
-    0x0000_0000_0004_1401_u64, 0x0000_0000_0008_2a02_u64, 0x0000_0000_0010_4404_u64,
-    0x0000_0000_0020_a208_u64, 0x0000_0000_0041_5410_u64, 0x0000_0000_0082_2820_u64,
-    0x0000_0000_0101_1040_u64, 0x0000_0000_0202_a080_u64, 0x0000_0000_0401_4100_u64,
-    0x0000_0000_0028_0200_u64, 0x0000_0000_0054_0400_u64, 0x0000_0000_0088_0800_u64,
-    0x0000_0000_0144_1000_u64, 0x0000_0000_02a8_2000_u64, 0x0000_0000_0450_4000_u64,
-    0x0000_0000_0220_8000_u64, 0x0000_0000_0541_0000_u64, 0x0000_0000_0282_0000_u64,
-];
 /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
 const E_NEIGHBOURS: &[&[u16]] = &[
     &[1, 3, 9],

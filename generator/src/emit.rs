@@ -245,6 +245,15 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         let m = n.iter().fold(0u128, |m, &c| m | 1u128 << c);
         word_literal(ir.word, m)
     });
+    // Without shifts, the open neighbours are counted cell by cell from masks.
+    let neighbour_masks = if ir.shifts.is_none() {
+        quote! {
+            /// Each cell's neighbours, as a mask.
+            const NEIGHBOUR_MASKS: &[Word] = &[#(#neighbour_masks),*];
+        }
+    } else {
+        quote! {}
+    };
     let neighbours = e.neighbours.iter().map(|n| u16_list(n));
     let set_base = e.set_base.iter().map(|&b| Literal::u32_unsuffixed(b));
     let index = e.index.iter().map(|&b| Literal::u32_unsuffixed(b));
@@ -362,11 +371,13 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             }
         }
     };
+    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
     let tables = quote! {
+        /// Distinct shapes.
+        const SHAPES: usize = #shapes;
         /// Use the F heuristic when this many pieces or fewer are left, E before.
         const F_FROM: usize = #f_from;
-        /// Each cell's neighbours, as a mask.
-        const NEIGHBOUR_MASKS: &[Word] = &[#(#neighbour_masks),*];
+        #neighbour_masks
         /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
         const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
         /// The first image list set of each cell.
@@ -487,8 +498,6 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         const COPIES: [u8; #shapes] = [#(#copies),*];
         /// Every shape available.
         const ALL_SHAPES: u64 = #all_shapes;
-        /// Distinct shapes.
-        const SHAPES: usize = #shapes;
         /// Every cell filled.
         const FULL: Word = #full;
 
