@@ -17,6 +17,13 @@ const COPIES: [u8; 7] = [1, 1, 1, 1, 1, 1, 1];
 const ALL_SHAPES: u64 = 127u64;
 /// Every cell filled.
 const FULL: Word = 0x0000_0000_07ff_ffff_u64;
+/// One image list set: the images of every shape that can fill a cell in one
+/// neighbour state, with their masks and shapes.
+struct Set<const N: usize> {
+    masks: [Word; N],
+    images: [u16; N],
+    shapes: [u8; N],
+}
 /// The FILA search with the F heuristic, every image list a constant.
 pub struct Solver {
     /// The images placed so far; sized so that indexing by `& 63` needs no check.
@@ -40,6 +47,48 @@ impl Solver {
             attempts: [0; 64],
             fits: [0; 64],
             stop: false,
+        }
+    }
+    /// Tries every image of `set` whose shape is available: the fits are found
+    /// without a branch per image (the tests vectorise), then each is placed.
+    #[inline(always)]
+    fn try_set<const N: usize>(
+        &mut self,
+        ctx: &mut ::runtime::Context<'_>,
+        occ: Word,
+        avail: u64,
+        left: usize,
+        set: &Set<N>,
+    ) {
+        let mut base = 0;
+        while base < N {
+            let end = if N - base > 64 { base + 64 } else { N };
+            let mut tried: u64 = 0;
+            let mut fits: u64 = 0;
+            for k in base..end {
+                let available = (avail >> set.shapes[k]) & 1;
+                tried |= available << (k - base);
+                fits |= (available & ((occ & set.masks[k] == 0) as u64)) << (k - base);
+            }
+            self.attempts[left & 63] += tried.count_ones() as u64;
+            while fits != 0 {
+                let k = base + fits.trailing_zeros() as usize;
+                fits &= fits - 1;
+                let s = set.shapes[k] as usize;
+                self.copies[s] -= 1;
+                let next = if self.copies[s] == 0 {
+                    avail & !(1u64 << s)
+                } else {
+                    avail
+                };
+                let stop = self
+                    .place(ctx, occ | set.masks[k], next, left, set.images[k]);
+                self.copies[s] += 1;
+                if stop {
+                    return;
+                }
+            }
+            base = end;
         }
     }
     /// Places image `image` (its mask already in `occ`) and searches on. Returns
@@ -185,8 +234,11 @@ impl Solver {
             if fits < best_fits {
                 best_fits = fits;
                 best_set = set;
-                if fits == 0 {
-                    return;
+                if fits <= 1 {
+                    if fits == 0 {
+                        return;
+                    }
+                    break;
                 }
             }
         }
@@ -226,1342 +278,207 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_000b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_000b_u64, next, left, 0)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0013_u64, next, left, 24)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0019_u64, next, left, 36)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0403_u64, next, left, 48)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0203_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0203_u64, next, left, 60)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0601_u64, next, left, 72)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0209_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0209_u64, next, left, 96)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1009_u64, next, left, 108)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1201_u64, next, left, 120)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 18;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_000f_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_000f_u64, next, left, 144)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0027_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0027_u64, next, left, 156)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0039_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0039_u64, next, left, 162)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0807_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0807_u64, next, left, 168)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0207_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0207_u64, next, left, 174)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0e01_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e01_u64, next, left, 180)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0093_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0093_u64, next, left, 192)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00c9_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c9_u64, next, left, 198)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_004b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_004b_u64, next, left, 204)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0203_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0203_u64, next, left, 216)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0403_u64, next, left, 222)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0201_u64, next, left, 234)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0249_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0249_u64, next, left, 240)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8049_u64, next, left, 246)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9201_u64, next, left, 252)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0209_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0209_u64, next, left, 264)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1009_u64, next, left, 270)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0201_u64, next, left, 276)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0017_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0017_u64, next, left, 288)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0407_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0407_u64, next, left, 300)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0059_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0059_u64, next, left, 318)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0601_u64, next, left, 324)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1049_u64, next, left, 336)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1201_u64, next, left, 348)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0033_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0033_u64, next, left, 360)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c03_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c03_u64, next, left, 378)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0099_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0099_u64, next, left, 390)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0601_u64, next, left, 396)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9009_u64, next, left, 408)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1201_u64, next, left, 420)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_100b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_100b_u64, next, left, 432)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3201_u64, next, left, 456)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2403_u64, next, left, 464)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0609_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0609_u64, next, left, 480)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0213_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0213_u64, next, left, 496)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2019_u64, next, left, 504)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_040b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_040b_u64, next, left, 528)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2601_u64, next, left, 544)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2013_u64, next, left, 560)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0219_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0219_u64, next, left, 568)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1203_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1203_u64, next, left, 592)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3009_u64, next, left, 616)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_020b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_020b_u64, next, left, 624)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0413_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0413_u64, next, left, 656)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1019_u64, next, left, 664)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1601_u64, next, left, 672)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<55> = Set {
+                    masks: [
+                        0x0000_0000_0000_000b_u64, 0x0000_0000_0000_0013_u64,
+                        0x0000_0000_0000_0019_u64, 0x0000_0000_0000_0403_u64,
+                        0x0000_0000_0000_0203_u64, 0x0000_0000_0000_0601_u64,
+                        0x0000_0000_0000_0209_u64, 0x0000_0000_0000_1009_u64,
+                        0x0000_0000_0000_1201_u64, 0x0000_0000_0000_000f_u64,
+                        0x0000_0000_0000_0027_u64, 0x0000_0000_0000_0039_u64,
+                        0x0000_0000_0000_0807_u64, 0x0000_0000_0000_0207_u64,
+                        0x0000_0000_0000_0e01_u64, 0x0000_0000_0000_0093_u64,
+                        0x0000_0000_0000_00c9_u64, 0x0000_0000_0000_004b_u64,
+                        0x0000_0000_0004_0203_u64, 0x0000_0000_0008_0403_u64,
+                        0x0000_0000_000c_0201_u64, 0x0000_0000_0000_0249_u64,
+                        0x0000_0000_0000_8049_u64, 0x0000_0000_0000_9201_u64,
+                        0x0000_0000_0004_0209_u64, 0x0000_0000_0020_1009_u64,
+                        0x0000_0000_0024_0201_u64, 0x0000_0000_0000_0017_u64,
+                        0x0000_0000_0000_0407_u64, 0x0000_0000_0000_0059_u64,
+                        0x0000_0000_0004_0601_u64, 0x0000_0000_0000_1049_u64,
+                        0x0000_0000_0004_1201_u64, 0x0000_0000_0000_0033_u64,
+                        0x0000_0000_0000_0c03_u64, 0x0000_0000_0000_0099_u64,
+                        0x0000_0000_0008_0601_u64, 0x0000_0000_0000_9009_u64,
+                        0x0000_0000_0020_1201_u64, 0x0000_0000_0000_100b_u64,
+                        0x0000_0000_0000_3201_u64, 0x0000_0000_0000_2403_u64,
+                        0x0000_0000_0000_0609_u64, 0x0000_0000_0000_0213_u64,
+                        0x0000_0000_0000_2019_u64, 0x0000_0000_0000_040b_u64,
+                        0x0000_0000_0000_2601_u64, 0x0000_0000_0000_2013_u64,
+                        0x0000_0000_0000_0219_u64, 0x0000_0000_0000_1203_u64,
+                        0x0000_0000_0000_3009_u64, 0x0000_0000_0000_020b_u64,
+                        0x0000_0000_0000_0413_u64, 0x0000_0000_0000_1019_u64,
+                        0x0000_0000_0000_1601_u64,
+                    ],
+                    images: [
+                        0, 24, 36, 48, 60, 72, 96, 108, 120, 144, 156, 162, 168, 174,
+                        180, 192, 198, 204, 216, 222, 234, 240, 246, 252, 264, 270, 276,
+                        288, 300, 318, 324, 336, 348, 360, 378, 390, 396, 408, 420, 432,
+                        456, 464, 480, 496, 504, 528, 544, 560, 568, 592, 616, 624, 656,
+                        664, 672,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                        1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4,
+                        4, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0019_u64, next, left, 36)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0601_u64, next, left, 72)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0209_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0209_u64, next, left, 96)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1009_u64, next, left, 108)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1201_u64, next, left, 120)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0039_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0039_u64, next, left, 162)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0e01_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e01_u64, next, left, 180)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00c9_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c9_u64, next, left, 198)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0201_u64, next, left, 234)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0249_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0249_u64, next, left, 240)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8049_u64, next, left, 246)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9201_u64, next, left, 252)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0209_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0209_u64, next, left, 264)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1009_u64, next, left, 270)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0201_u64, next, left, 276)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0059_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0059_u64, next, left, 318)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0601_u64, next, left, 324)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1049_u64, next, left, 336)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1201_u64, next, left, 348)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0099_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0099_u64, next, left, 390)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0601_u64, next, left, 396)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9009_u64, next, left, 408)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1201_u64, next, left, 420)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_3201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3201_u64, next, left, 456)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0609_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0609_u64, next, left, 480)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2019_u64, next, left, 504)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2601_u64, next, left, 544)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0219_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0219_u64, next, left, 568)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3009_u64, next, left, 616)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_1019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1019_u64, next, left, 664)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1601_u64, next, left, 672)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<31> = Set {
+                    masks: [
+                        0x0000_0000_0000_0019_u64, 0x0000_0000_0000_0601_u64,
+                        0x0000_0000_0000_0209_u64, 0x0000_0000_0000_1009_u64,
+                        0x0000_0000_0000_1201_u64, 0x0000_0000_0000_0039_u64,
+                        0x0000_0000_0000_0e01_u64, 0x0000_0000_0000_00c9_u64,
+                        0x0000_0000_000c_0201_u64, 0x0000_0000_0000_0249_u64,
+                        0x0000_0000_0000_8049_u64, 0x0000_0000_0000_9201_u64,
+                        0x0000_0000_0004_0209_u64, 0x0000_0000_0020_1009_u64,
+                        0x0000_0000_0024_0201_u64, 0x0000_0000_0000_0059_u64,
+                        0x0000_0000_0004_0601_u64, 0x0000_0000_0000_1049_u64,
+                        0x0000_0000_0004_1201_u64, 0x0000_0000_0000_0099_u64,
+                        0x0000_0000_0008_0601_u64, 0x0000_0000_0000_9009_u64,
+                        0x0000_0000_0020_1201_u64, 0x0000_0000_0000_3201_u64,
+                        0x0000_0000_0000_0609_u64, 0x0000_0000_0000_2019_u64,
+                        0x0000_0000_0000_2601_u64, 0x0000_0000_0000_0219_u64,
+                        0x0000_0000_0000_3009_u64, 0x0000_0000_0000_1019_u64,
+                        0x0000_0000_0000_1601_u64,
+                    ],
+                    images: [
+                        36, 72, 96, 108, 120, 162, 180, 198, 234, 240, 246, 252, 264,
+                        270, 276, 318, 324, 336, 348, 390, 396, 408, 420, 456, 480, 504,
+                        544, 568, 616, 664, 672,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                        3, 4, 4, 4, 5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0013_u64, next, left, 24)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0403_u64, next, left, 48)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0203_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0203_u64, next, left, 60)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0601_u64, next, left, 72)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1201_u64, next, left, 120)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0027_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0027_u64, next, left, 156)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0807_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0807_u64, next, left, 168)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0207_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0207_u64, next, left, 174)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0e01_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e01_u64, next, left, 180)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0093_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0093_u64, next, left, 192)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0203_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0203_u64, next, left, 216)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0403_u64, next, left, 222)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0201_u64, next, left, 234)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9201_u64, next, left, 252)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0201_u64, next, left, 276)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0017_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0017_u64, next, left, 288)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0407_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0407_u64, next, left, 300)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0601_u64, next, left, 324)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1201_u64, next, left, 348)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0033_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0033_u64, next, left, 360)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c03_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c03_u64, next, left, 378)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0601_u64, next, left, 396)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1201_u64, next, left, 420)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_3201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3201_u64, next, left, 456)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2403_u64, next, left, 464)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0213_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0213_u64, next, left, 496)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2601_u64, next, left, 544)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2013_u64, next, left, 560)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1203_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1203_u64, next, left, 592)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_0413_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0413_u64, next, left, 656)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1601_u64, next, left, 672)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<31> = Set {
+                    masks: [
+                        0x0000_0000_0000_0013_u64, 0x0000_0000_0000_0403_u64,
+                        0x0000_0000_0000_0203_u64, 0x0000_0000_0000_0601_u64,
+                        0x0000_0000_0000_1201_u64, 0x0000_0000_0000_0027_u64,
+                        0x0000_0000_0000_0807_u64, 0x0000_0000_0000_0207_u64,
+                        0x0000_0000_0000_0e01_u64, 0x0000_0000_0000_0093_u64,
+                        0x0000_0000_0004_0203_u64, 0x0000_0000_0008_0403_u64,
+                        0x0000_0000_000c_0201_u64, 0x0000_0000_0000_9201_u64,
+                        0x0000_0000_0024_0201_u64, 0x0000_0000_0000_0017_u64,
+                        0x0000_0000_0000_0407_u64, 0x0000_0000_0004_0601_u64,
+                        0x0000_0000_0004_1201_u64, 0x0000_0000_0000_0033_u64,
+                        0x0000_0000_0000_0c03_u64, 0x0000_0000_0008_0601_u64,
+                        0x0000_0000_0020_1201_u64, 0x0000_0000_0000_3201_u64,
+                        0x0000_0000_0000_2403_u64, 0x0000_0000_0000_0213_u64,
+                        0x0000_0000_0000_2601_u64, 0x0000_0000_0000_2013_u64,
+                        0x0000_0000_0000_1203_u64, 0x0000_0000_0000_0413_u64,
+                        0x0000_0000_0000_1601_u64,
+                    ],
+                    images: [
+                        24, 48, 60, 72, 120, 156, 168, 174, 180, 192, 216, 222, 234, 252,
+                        276, 288, 300, 324, 348, 360, 378, 396, 420, 456, 464, 496, 544,
+                        560, 592, 656, 672,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                        3, 4, 4, 4, 5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0601_u64, next, left, 72)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1201_u64, next, left, 120)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0e01_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e01_u64, next, left, 180)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0201_u64, next, left, 234)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9201_u64, next, left, 252)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0201_u64, next, left, 276)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0004_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0601_u64, next, left, 324)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1201_u64, next, left, 348)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0008_0601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0601_u64, next, left, 396)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1201_u64, next, left, 420)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_3201_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3201_u64, next, left, 456)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2601_u64, next, left, 544)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_1601_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1601_u64, next, left, 672)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0000_0601_u64, 0x0000_0000_0000_1201_u64,
+                        0x0000_0000_0000_0e01_u64, 0x0000_0000_000c_0201_u64,
+                        0x0000_0000_0000_9201_u64, 0x0000_0000_0024_0201_u64,
+                        0x0000_0000_0004_0601_u64, 0x0000_0000_0004_1201_u64,
+                        0x0000_0000_0008_0601_u64, 0x0000_0000_0020_1201_u64,
+                        0x0000_0000_0000_3201_u64, 0x0000_0000_0000_2601_u64,
+                        0x0000_0000_0000_1601_u64,
+                    ],
+                    images: [
+                        72, 120, 180, 234, 252, 276, 324, 348, 396, 420, 456, 544, 672,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_000b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_000b_u64, next, left, 0)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0013_u64, next, left, 24)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0019_u64, next, left, 36)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0403_u64, next, left, 48)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1009_u64, next, left, 108)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_000f_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_000f_u64, next, left, 144)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0027_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0027_u64, next, left, 156)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0039_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0039_u64, next, left, 162)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0807_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0807_u64, next, left, 168)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0093_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0093_u64, next, left, 192)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00c9_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c9_u64, next, left, 198)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_004b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_004b_u64, next, left, 204)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0403_u64, next, left, 222)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8049_u64, next, left, 246)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1009_u64, next, left, 270)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0017_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0017_u64, next, left, 288)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0407_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0407_u64, next, left, 300)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0059_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0059_u64, next, left, 318)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1049_u64, next, left, 336)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0033_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0033_u64, next, left, 360)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c03_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c03_u64, next, left, 378)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0099_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0099_u64, next, left, 390)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9009_u64, next, left, 408)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_100b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_100b_u64, next, left, 432)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2403_u64, next, left, 464)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2019_u64, next, left, 504)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_040b_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_040b_u64, next, left, 528)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2013_u64, next, left, 560)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3009_u64, next, left, 616)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_0413_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0413_u64, next, left, 656)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1019_u64, next, left, 664)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<31> = Set {
+                    masks: [
+                        0x0000_0000_0000_000b_u64, 0x0000_0000_0000_0013_u64,
+                        0x0000_0000_0000_0019_u64, 0x0000_0000_0000_0403_u64,
+                        0x0000_0000_0000_1009_u64, 0x0000_0000_0000_000f_u64,
+                        0x0000_0000_0000_0027_u64, 0x0000_0000_0000_0039_u64,
+                        0x0000_0000_0000_0807_u64, 0x0000_0000_0000_0093_u64,
+                        0x0000_0000_0000_00c9_u64, 0x0000_0000_0000_004b_u64,
+                        0x0000_0000_0008_0403_u64, 0x0000_0000_0000_8049_u64,
+                        0x0000_0000_0020_1009_u64, 0x0000_0000_0000_0017_u64,
+                        0x0000_0000_0000_0407_u64, 0x0000_0000_0000_0059_u64,
+                        0x0000_0000_0000_1049_u64, 0x0000_0000_0000_0033_u64,
+                        0x0000_0000_0000_0c03_u64, 0x0000_0000_0000_0099_u64,
+                        0x0000_0000_0000_9009_u64, 0x0000_0000_0000_100b_u64,
+                        0x0000_0000_0000_2403_u64, 0x0000_0000_0000_2019_u64,
+                        0x0000_0000_0000_040b_u64, 0x0000_0000_0000_2013_u64,
+                        0x0000_0000_0000_3009_u64, 0x0000_0000_0000_0413_u64,
+                        0x0000_0000_0000_1019_u64,
+                    ],
+                    images: [
+                        0, 24, 36, 48, 108, 144, 156, 162, 168, 192, 198, 204, 222, 246,
+                        270, 288, 300, 318, 336, 360, 378, 390, 408, 432, 464, 504, 528,
+                        560, 616, 656, 664,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                        3, 4, 4, 4, 5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0019_u64, next, left, 36)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1009_u64, next, left, 108)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0039_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0039_u64, next, left, 162)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00c9_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c9_u64, next, left, 198)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8049_u64, next, left, 246)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1009_u64, next, left, 270)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0059_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0059_u64, next, left, 318)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1049_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1049_u64, next, left, 336)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0099_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0099_u64, next, left, 390)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9009_u64, next, left, 408)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2019_u64, next, left, 504)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_3009_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3009_u64, next, left, 616)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_1019_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1019_u64, next, left, 664)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0000_0019_u64, 0x0000_0000_0000_1009_u64,
+                        0x0000_0000_0000_0039_u64, 0x0000_0000_0000_00c9_u64,
+                        0x0000_0000_0000_8049_u64, 0x0000_0000_0020_1009_u64,
+                        0x0000_0000_0000_0059_u64, 0x0000_0000_0000_1049_u64,
+                        0x0000_0000_0000_0099_u64, 0x0000_0000_0000_9009_u64,
+                        0x0000_0000_0000_2019_u64, 0x0000_0000_0000_3009_u64,
+                        0x0000_0000_0000_1019_u64,
+                    ],
+                    images: [
+                        36, 108, 162, 198, 246, 270, 318, 336, 390, 408, 504, 616, 664,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0013_u64, next, left, 24)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0403_u64, next, left, 48)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0027_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0027_u64, next, left, 156)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0807_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0807_u64, next, left, 168)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0093_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0093_u64, next, left, 192)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0403_u64, next, left, 222)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0017_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0017_u64, next, left, 288)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0407_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0407_u64, next, left, 300)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0033_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0033_u64, next, left, 360)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c03_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c03_u64, next, left, 378)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2403_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2403_u64, next, left, 464)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2013_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2013_u64, next, left, 560)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_0413_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0413_u64, next, left, 656)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0000_0013_u64, 0x0000_0000_0000_0403_u64,
+                        0x0000_0000_0000_0027_u64, 0x0000_0000_0000_0807_u64,
+                        0x0000_0000_0000_0093_u64, 0x0000_0000_0008_0403_u64,
+                        0x0000_0000_0000_0017_u64, 0x0000_0000_0000_0407_u64,
+                        0x0000_0000_0000_0033_u64, 0x0000_0000_0000_0c03_u64,
+                        0x0000_0000_0000_2403_u64, 0x0000_0000_0000_2013_u64,
+                        0x0000_0000_0000_0413_u64,
+                    ],
+                    images: [
+                        24, 48, 156, 168, 192, 222, 288, 300, 360, 378, 464, 560, 656,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -1582,1550 +499,225 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 11;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0016_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0016_u64, next, left, 1)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_001a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_001a_u64, next, left, 12)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0026_u64, next, left, 25)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0032_u64, next, left, 37)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0806_u64, next, left, 49)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0406_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0406_u64, next, left, 61)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c02_u64, next, left, 73)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0602_u64, next, left, 84)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0412_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0412_u64, next, left, 97)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2012_u64, next, left, 109)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2402_u64, next, left, 121)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 14;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0126_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0126_u64, next, left, 193)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0192_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0192_u64, next, left, 199)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0096_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0096_u64, next, left, 205)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00d2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d2_u64, next, left, 210)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0406_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0406_u64, next, left, 217)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0806_u64, next, left, 223)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0402_u64, next, left, 228)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0402_u64, next, left, 235)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0492_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0492_u64, next, left, 241)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0092_u64, next, left, 247)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2402_u64, next, left, 253)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0412_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0412_u64, next, left, 265)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2012_u64, next, left, 271)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0402_u64, next, left, 277)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_003a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_003a_u64, next, left, 294)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0e02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e02_u64, next, left, 306)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_009a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_009a_u64, next, left, 312)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00b2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b2_u64, next, left, 319)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c02_u64, next, left, 325)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0602_u64, next, left, 330)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2092_u64, next, left, 337)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2402_u64, next, left, 349)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_001e_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_001e_u64, next, left, 366)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0606_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0606_u64, next, left, 372)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_005a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_005a_u64, next, left, 384)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0132_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0132_u64, next, left, 391)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c02_u64, next, left, 397)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0602_u64, next, left, 402)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2012_u64, next, left, 409)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2402_u64, next, left, 421)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2016_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2016_u64, next, left, 433)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_041a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_041a_u64, next, left, 440)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6402_u64, next, left, 457)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4806_u64, next, left, 465)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c12_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c12_u64, next, left, 481)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3012_u64, next, left, 488)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0426_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0426_u64, next, left, 497)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4032_u64, next, left, 505)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1602_u64, next, left, 512)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_0816_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0816_u64, next, left, 529)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_101a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_101a_u64, next, left, 536)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c02_u64, next, left, 545)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4026_u64, next, left, 561)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0432_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0432_u64, next, left, 569)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3402_u64, next, left, 584)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2406_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2406_u64, next, left, 593)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0612_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0612_u64, next, left, 608)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6012_u64, next, left, 617)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_0416_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0416_u64, next, left, 625)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_201a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_201a_u64, next, left, 632)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2602_u64, next, left, 640)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0826_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0826_u64, next, left, 657)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2032_u64, next, left, 665)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c02_u64, next, left, 673)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<65> = Set {
+                    masks: [
+                        0x0000_0000_0000_0016_u64, 0x0000_0000_0000_001a_u64,
+                        0x0000_0000_0000_0026_u64, 0x0000_0000_0000_0032_u64,
+                        0x0000_0000_0000_0806_u64, 0x0000_0000_0000_0406_u64,
+                        0x0000_0000_0000_0c02_u64, 0x0000_0000_0000_0602_u64,
+                        0x0000_0000_0000_0412_u64, 0x0000_0000_0000_2012_u64,
+                        0x0000_0000_0000_2402_u64, 0x0000_0000_0000_0126_u64,
+                        0x0000_0000_0000_0192_u64, 0x0000_0000_0000_0096_u64,
+                        0x0000_0000_0000_00d2_u64, 0x0000_0000_0008_0406_u64,
+                        0x0000_0000_0010_0806_u64, 0x0000_0000_000c_0402_u64,
+                        0x0000_0000_0018_0402_u64, 0x0000_0000_0000_0492_u64,
+                        0x0000_0000_0001_0092_u64, 0x0000_0000_0001_2402_u64,
+                        0x0000_0000_0008_0412_u64, 0x0000_0000_0040_2012_u64,
+                        0x0000_0000_0048_0402_u64, 0x0000_0000_0000_003a_u64,
+                        0x0000_0000_0000_0e02_u64, 0x0000_0000_0000_009a_u64,
+                        0x0000_0000_0000_00b2_u64, 0x0000_0000_0008_0c02_u64,
+                        0x0000_0000_0008_0602_u64, 0x0000_0000_0000_2092_u64,
+                        0x0000_0000_0008_2402_u64, 0x0000_0000_0000_001e_u64,
+                        0x0000_0000_0000_0606_u64, 0x0000_0000_0000_005a_u64,
+                        0x0000_0000_0000_0132_u64, 0x0000_0000_0010_0c02_u64,
+                        0x0000_0000_0004_0602_u64, 0x0000_0000_0001_2012_u64,
+                        0x0000_0000_0040_2402_u64, 0x0000_0000_0000_2016_u64,
+                        0x0000_0000_0000_041a_u64, 0x0000_0000_0000_6402_u64,
+                        0x0000_0000_0000_4806_u64, 0x0000_0000_0000_0c12_u64,
+                        0x0000_0000_0000_3012_u64, 0x0000_0000_0000_0426_u64,
+                        0x0000_0000_0000_4032_u64, 0x0000_0000_0000_1602_u64,
+                        0x0000_0000_0000_0816_u64, 0x0000_0000_0000_101a_u64,
+                        0x0000_0000_0000_4c02_u64, 0x0000_0000_0000_4026_u64,
+                        0x0000_0000_0000_0432_u64, 0x0000_0000_0000_3402_u64,
+                        0x0000_0000_0000_2406_u64, 0x0000_0000_0000_0612_u64,
+                        0x0000_0000_0000_6012_u64, 0x0000_0000_0000_0416_u64,
+                        0x0000_0000_0000_201a_u64, 0x0000_0000_0000_2602_u64,
+                        0x0000_0000_0000_0826_u64, 0x0000_0000_0000_2032_u64,
+                        0x0000_0000_0000_2c02_u64,
+                    ],
+                    images: [
+                        1, 12, 25, 37, 49, 61, 73, 84, 97, 109, 121, 193, 199, 205, 210,
+                        217, 223, 228, 235, 241, 247, 253, 265, 271, 277, 294, 306, 312,
+                        319, 325, 330, 337, 349, 366, 372, 384, 391, 397, 402, 409, 421,
+                        433, 440, 457, 465, 481, 488, 497, 505, 512, 529, 536, 545, 561,
+                        569, 584, 593, 608, 617, 625, 632, 640, 657, 665, 673,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                        1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4,
+                        4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_001a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_001a_u64, next, left, 12)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0032_u64, next, left, 37)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c02_u64, next, left, 73)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0602_u64, next, left, 84)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0412_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0412_u64, next, left, 97)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2012_u64, next, left, 109)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2402_u64, next, left, 121)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0192_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0192_u64, next, left, 199)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00d2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d2_u64, next, left, 210)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0402_u64, next, left, 228)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0402_u64, next, left, 235)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0492_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0492_u64, next, left, 241)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0092_u64, next, left, 247)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2402_u64, next, left, 253)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0412_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0412_u64, next, left, 265)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2012_u64, next, left, 271)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0402_u64, next, left, 277)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_003a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_003a_u64, next, left, 294)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0e02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e02_u64, next, left, 306)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_009a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_009a_u64, next, left, 312)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00b2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b2_u64, next, left, 319)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c02_u64, next, left, 325)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0602_u64, next, left, 330)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2092_u64, next, left, 337)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2402_u64, next, left, 349)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_005a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_005a_u64, next, left, 384)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0132_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0132_u64, next, left, 391)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c02_u64, next, left, 397)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0602_u64, next, left, 402)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2012_u64, next, left, 409)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2402_u64, next, left, 421)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_041a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_041a_u64, next, left, 440)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6402_u64, next, left, 457)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c12_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c12_u64, next, left, 481)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3012_u64, next, left, 488)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4032_u64, next, left, 505)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1602_u64, next, left, 512)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_101a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_101a_u64, next, left, 536)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c02_u64, next, left, 545)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0432_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0432_u64, next, left, 569)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3402_u64, next, left, 584)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0612_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0612_u64, next, left, 608)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6012_u64, next, left, 617)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_201a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_201a_u64, next, left, 632)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2602_u64, next, left, 640)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2032_u64, next, left, 665)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c02_u64, next, left, 673)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<47> = Set {
+                    masks: [
+                        0x0000_0000_0000_001a_u64, 0x0000_0000_0000_0032_u64,
+                        0x0000_0000_0000_0c02_u64, 0x0000_0000_0000_0602_u64,
+                        0x0000_0000_0000_0412_u64, 0x0000_0000_0000_2012_u64,
+                        0x0000_0000_0000_2402_u64, 0x0000_0000_0000_0192_u64,
+                        0x0000_0000_0000_00d2_u64, 0x0000_0000_000c_0402_u64,
+                        0x0000_0000_0018_0402_u64, 0x0000_0000_0000_0492_u64,
+                        0x0000_0000_0001_0092_u64, 0x0000_0000_0001_2402_u64,
+                        0x0000_0000_0008_0412_u64, 0x0000_0000_0040_2012_u64,
+                        0x0000_0000_0048_0402_u64, 0x0000_0000_0000_003a_u64,
+                        0x0000_0000_0000_0e02_u64, 0x0000_0000_0000_009a_u64,
+                        0x0000_0000_0000_00b2_u64, 0x0000_0000_0008_0c02_u64,
+                        0x0000_0000_0008_0602_u64, 0x0000_0000_0000_2092_u64,
+                        0x0000_0000_0008_2402_u64, 0x0000_0000_0000_005a_u64,
+                        0x0000_0000_0000_0132_u64, 0x0000_0000_0010_0c02_u64,
+                        0x0000_0000_0004_0602_u64, 0x0000_0000_0001_2012_u64,
+                        0x0000_0000_0040_2402_u64, 0x0000_0000_0000_041a_u64,
+                        0x0000_0000_0000_6402_u64, 0x0000_0000_0000_0c12_u64,
+                        0x0000_0000_0000_3012_u64, 0x0000_0000_0000_4032_u64,
+                        0x0000_0000_0000_1602_u64, 0x0000_0000_0000_101a_u64,
+                        0x0000_0000_0000_4c02_u64, 0x0000_0000_0000_0432_u64,
+                        0x0000_0000_0000_3402_u64, 0x0000_0000_0000_0612_u64,
+                        0x0000_0000_0000_6012_u64, 0x0000_0000_0000_201a_u64,
+                        0x0000_0000_0000_2602_u64, 0x0000_0000_0000_2032_u64,
+                        0x0000_0000_0000_2c02_u64,
+                    ],
+                    images: [
+                        12, 37, 73, 84, 97, 109, 121, 199, 210, 228, 235, 241, 247, 253,
+                        265, 271, 277, 294, 306, 312, 319, 325, 330, 337, 349, 384, 391,
+                        397, 402, 409, 421, 440, 457, 481, 488, 505, 512, 536, 545, 569,
+                        584, 608, 617, 632, 640, 665, 673,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2,
+                        2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 6,
+                        6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0026_u64, next, left, 25)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0806_u64, next, left, 49)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0406_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0406_u64, next, left, 61)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c02_u64, next, left, 73)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0602_u64, next, left, 84)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2402_u64, next, left, 121)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0126_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0126_u64, next, left, 193)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0406_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0406_u64, next, left, 217)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0806_u64, next, left, 223)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0402_u64, next, left, 228)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0402_u64, next, left, 235)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2402_u64, next, left, 253)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0402_u64, next, left, 277)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0e02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e02_u64, next, left, 306)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c02_u64, next, left, 325)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0602_u64, next, left, 330)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2402_u64, next, left, 349)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0606_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0606_u64, next, left, 372)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c02_u64, next, left, 397)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0602_u64, next, left, 402)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2402_u64, next, left, 421)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_6402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6402_u64, next, left, 457)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4806_u64, next, left, 465)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0426_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0426_u64, next, left, 497)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1602_u64, next, left, 512)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_4c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c02_u64, next, left, 545)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4026_u64, next, left, 561)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3402_u64, next, left, 584)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2406_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2406_u64, next, left, 593)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_2602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2602_u64, next, left, 640)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0826_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0826_u64, next, left, 657)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c02_u64, next, left, 673)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<32> = Set {
+                    masks: [
+                        0x0000_0000_0000_0026_u64, 0x0000_0000_0000_0806_u64,
+                        0x0000_0000_0000_0406_u64, 0x0000_0000_0000_0c02_u64,
+                        0x0000_0000_0000_0602_u64, 0x0000_0000_0000_2402_u64,
+                        0x0000_0000_0000_0126_u64, 0x0000_0000_0008_0406_u64,
+                        0x0000_0000_0010_0806_u64, 0x0000_0000_000c_0402_u64,
+                        0x0000_0000_0018_0402_u64, 0x0000_0000_0001_2402_u64,
+                        0x0000_0000_0048_0402_u64, 0x0000_0000_0000_0e02_u64,
+                        0x0000_0000_0008_0c02_u64, 0x0000_0000_0008_0602_u64,
+                        0x0000_0000_0008_2402_u64, 0x0000_0000_0000_0606_u64,
+                        0x0000_0000_0010_0c02_u64, 0x0000_0000_0004_0602_u64,
+                        0x0000_0000_0040_2402_u64, 0x0000_0000_0000_6402_u64,
+                        0x0000_0000_0000_4806_u64, 0x0000_0000_0000_0426_u64,
+                        0x0000_0000_0000_1602_u64, 0x0000_0000_0000_4c02_u64,
+                        0x0000_0000_0000_4026_u64, 0x0000_0000_0000_3402_u64,
+                        0x0000_0000_0000_2406_u64, 0x0000_0000_0000_2602_u64,
+                        0x0000_0000_0000_0826_u64, 0x0000_0000_0000_2c02_u64,
+                    ],
+                    images: [
+                        25, 49, 61, 73, 84, 121, 193, 217, 223, 228, 235, 253, 277, 306,
+                        325, 330, 349, 372, 397, 402, 421, 457, 465, 497, 512, 545, 561,
+                        584, 593, 640, 657, 673,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4,
+                        4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c02_u64, next, left, 73)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0602_u64, next, left, 84)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2402_u64, next, left, 121)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_000c_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0402_u64, next, left, 228)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0402_u64, next, left, 235)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2402_u64, next, left, 253)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0402_u64, next, left, 277)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0e02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e02_u64, next, left, 306)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c02_u64, next, left, 325)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0602_u64, next, left, 330)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2402_u64, next, left, 349)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0010_0c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c02_u64, next, left, 397)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0602_u64, next, left, 402)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2402_u64, next, left, 421)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_6402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6402_u64, next, left, 457)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1602_u64, next, left, 512)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_4c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c02_u64, next, left, 545)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3402_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3402_u64, next, left, 584)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_2602_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2602_u64, next, left, 640)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c02_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c02_u64, next, left, 673)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<20> = Set {
+                    masks: [
+                        0x0000_0000_0000_0c02_u64, 0x0000_0000_0000_0602_u64,
+                        0x0000_0000_0000_2402_u64, 0x0000_0000_000c_0402_u64,
+                        0x0000_0000_0018_0402_u64, 0x0000_0000_0001_2402_u64,
+                        0x0000_0000_0048_0402_u64, 0x0000_0000_0000_0e02_u64,
+                        0x0000_0000_0008_0c02_u64, 0x0000_0000_0008_0602_u64,
+                        0x0000_0000_0008_2402_u64, 0x0000_0000_0010_0c02_u64,
+                        0x0000_0000_0004_0602_u64, 0x0000_0000_0040_2402_u64,
+                        0x0000_0000_0000_6402_u64, 0x0000_0000_0000_1602_u64,
+                        0x0000_0000_0000_4c02_u64, 0x0000_0000_0000_3402_u64,
+                        0x0000_0000_0000_2602_u64, 0x0000_0000_0000_2c02_u64,
+                    ],
+                    images: [
+                        73, 84, 121, 228, 235, 253, 277, 306, 325, 330, 349, 397, 402,
+                        421, 457, 512, 545, 584, 640, 673,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0016_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0016_u64, next, left, 1)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_001a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_001a_u64, next, left, 12)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0026_u64, next, left, 25)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0032_u64, next, left, 37)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0806_u64, next, left, 49)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2012_u64, next, left, 109)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0126_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0126_u64, next, left, 193)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0192_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0192_u64, next, left, 199)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0096_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0096_u64, next, left, 205)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00d2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d2_u64, next, left, 210)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0806_u64, next, left, 223)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0092_u64, next, left, 247)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2012_u64, next, left, 271)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_003a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_003a_u64, next, left, 294)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_009a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_009a_u64, next, left, 312)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00b2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b2_u64, next, left, 319)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2092_u64, next, left, 337)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_001e_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_001e_u64, next, left, 366)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_005a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_005a_u64, next, left, 384)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0132_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0132_u64, next, left, 391)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2012_u64, next, left, 409)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2016_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2016_u64, next, left, 433)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4806_u64, next, left, 465)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3012_u64, next, left, 488)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4032_u64, next, left, 505)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_0816_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0816_u64, next, left, 529)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_101a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_101a_u64, next, left, 536)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4026_u64, next, left, 561)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6012_u64, next, left, 617)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_201a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_201a_u64, next, left, 632)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0826_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0826_u64, next, left, 657)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2032_u64, next, left, 665)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<32> = Set {
+                    masks: [
+                        0x0000_0000_0000_0016_u64, 0x0000_0000_0000_001a_u64,
+                        0x0000_0000_0000_0026_u64, 0x0000_0000_0000_0032_u64,
+                        0x0000_0000_0000_0806_u64, 0x0000_0000_0000_2012_u64,
+                        0x0000_0000_0000_0126_u64, 0x0000_0000_0000_0192_u64,
+                        0x0000_0000_0000_0096_u64, 0x0000_0000_0000_00d2_u64,
+                        0x0000_0000_0010_0806_u64, 0x0000_0000_0001_0092_u64,
+                        0x0000_0000_0040_2012_u64, 0x0000_0000_0000_003a_u64,
+                        0x0000_0000_0000_009a_u64, 0x0000_0000_0000_00b2_u64,
+                        0x0000_0000_0000_2092_u64, 0x0000_0000_0000_001e_u64,
+                        0x0000_0000_0000_005a_u64, 0x0000_0000_0000_0132_u64,
+                        0x0000_0000_0001_2012_u64, 0x0000_0000_0000_2016_u64,
+                        0x0000_0000_0000_4806_u64, 0x0000_0000_0000_3012_u64,
+                        0x0000_0000_0000_4032_u64, 0x0000_0000_0000_0816_u64,
+                        0x0000_0000_0000_101a_u64, 0x0000_0000_0000_4026_u64,
+                        0x0000_0000_0000_6012_u64, 0x0000_0000_0000_201a_u64,
+                        0x0000_0000_0000_0826_u64, 0x0000_0000_0000_2032_u64,
+                    ],
+                    images: [
+                        1, 12, 25, 37, 49, 109, 193, 199, 205, 210, 223, 247, 271, 294,
+                        312, 319, 337, 366, 384, 391, 409, 433, 465, 488, 505, 529, 536,
+                        561, 617, 632, 657, 665,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4,
+                        4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_001a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_001a_u64, next, left, 12)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0032_u64, next, left, 37)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2012_u64, next, left, 109)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0192_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0192_u64, next, left, 199)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00d2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d2_u64, next, left, 210)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0092_u64, next, left, 247)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2012_u64, next, left, 271)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_003a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_003a_u64, next, left, 294)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_009a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_009a_u64, next, left, 312)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00b2_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b2_u64, next, left, 319)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2092_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2092_u64, next, left, 337)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_005a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_005a_u64, next, left, 384)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0132_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0132_u64, next, left, 391)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2012_u64, next, left, 409)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_3012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3012_u64, next, left, 488)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4032_u64, next, left, 505)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_101a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_101a_u64, next, left, 536)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6012_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6012_u64, next, left, 617)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_201a_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_201a_u64, next, left, 632)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2032_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2032_u64, next, left, 665)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<20> = Set {
+                    masks: [
+                        0x0000_0000_0000_001a_u64, 0x0000_0000_0000_0032_u64,
+                        0x0000_0000_0000_2012_u64, 0x0000_0000_0000_0192_u64,
+                        0x0000_0000_0000_00d2_u64, 0x0000_0000_0001_0092_u64,
+                        0x0000_0000_0040_2012_u64, 0x0000_0000_0000_003a_u64,
+                        0x0000_0000_0000_009a_u64, 0x0000_0000_0000_00b2_u64,
+                        0x0000_0000_0000_2092_u64, 0x0000_0000_0000_005a_u64,
+                        0x0000_0000_0000_0132_u64, 0x0000_0000_0001_2012_u64,
+                        0x0000_0000_0000_3012_u64, 0x0000_0000_0000_4032_u64,
+                        0x0000_0000_0000_101a_u64, 0x0000_0000_0000_6012_u64,
+                        0x0000_0000_0000_201a_u64, 0x0000_0000_0000_2032_u64,
+                    ],
+                    images: [
+                        12, 37, 109, 199, 210, 247, 271, 294, 312, 319, 337, 384, 391,
+                        409, 488, 505, 536, 617, 632, 665,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0026_u64, next, left, 25)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0806_u64, next, left, 49)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0126_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0126_u64, next, left, 193)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0806_u64, next, left, 223)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_4806_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4806_u64, next, left, 465)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_4026_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4026_u64, next, left, 561)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_0826_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0826_u64, next, left, 657)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0000_0026_u64, 0x0000_0000_0000_0806_u64,
+                        0x0000_0000_0000_0126_u64, 0x0000_0000_0010_0806_u64,
+                        0x0000_0000_0000_4806_u64, 0x0000_0000_0000_4026_u64,
+                        0x0000_0000_0000_0826_u64,
+                    ],
+                    images: [25, 49, 193, 223, 465, 561, 657],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -3145,438 +737,74 @@ impl Solver {
         match ilsi {
             /// +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0034_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0034_u64, next, left, 13)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c04_u64, next, left, 85)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0824_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0824_u64, next, left, 98)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4024_u64, next, left, 110)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4804_u64, next, left, 122)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_003c_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_003c_u64, next, left, 150)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0e04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e04_u64, next, left, 186)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_01a4_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01a4_u64, next, left, 211)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0804_u64, next, left, 229)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0924_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0924_u64, next, left, 242)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0124_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0124_u64, next, left, 248)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4804_u64, next, left, 254)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0824_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0824_u64, next, left, 266)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4024_u64, next, left, 272)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0804_u64, next, left, 278)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0134_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0134_u64, next, left, 313)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c04_u64, next, left, 331)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4124_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4124_u64, next, left, 338)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4804_u64, next, left, 350)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_00b4_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b4_u64, next, left, 385)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c04_u64, next, left, 403)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4024_u64, next, left, 410)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4804_u64, next, left, 422)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_0834_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0834_u64, next, left, 441)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6024_u64, next, left, 489)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c04_u64, next, left, 513)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2034_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2034_u64, next, left, 537)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6804_u64, next, left, 585)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0c24_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c24_u64, next, left, 609)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_4034_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4034_u64, next, left, 633)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c04_u64, next, left, 641)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<31> = Set {
+                    masks: [
+                        0x0000_0000_0000_0034_u64, 0x0000_0000_0000_0c04_u64,
+                        0x0000_0000_0000_0824_u64, 0x0000_0000_0000_4024_u64,
+                        0x0000_0000_0000_4804_u64, 0x0000_0000_0000_003c_u64,
+                        0x0000_0000_0000_0e04_u64, 0x0000_0000_0000_01a4_u64,
+                        0x0000_0000_0018_0804_u64, 0x0000_0000_0000_0924_u64,
+                        0x0000_0000_0002_0124_u64, 0x0000_0000_0002_4804_u64,
+                        0x0000_0000_0010_0824_u64, 0x0000_0000_0080_4024_u64,
+                        0x0000_0000_0090_0804_u64, 0x0000_0000_0000_0134_u64,
+                        0x0000_0000_0010_0c04_u64, 0x0000_0000_0000_4124_u64,
+                        0x0000_0000_0010_4804_u64, 0x0000_0000_0000_00b4_u64,
+                        0x0000_0000_0008_0c04_u64, 0x0000_0000_0002_4024_u64,
+                        0x0000_0000_0080_4804_u64, 0x0000_0000_0000_0834_u64,
+                        0x0000_0000_0000_6024_u64, 0x0000_0000_0000_2c04_u64,
+                        0x0000_0000_0000_2034_u64, 0x0000_0000_0000_6804_u64,
+                        0x0000_0000_0000_0c24_u64, 0x0000_0000_0000_4034_u64,
+                        0x0000_0000_0000_4c04_u64,
+                    ],
+                    images: [
+                        13, 85, 98, 110, 122, 150, 186, 211, 229, 242, 248, 254, 266,
+                        272, 278, 313, 331, 338, 350, 385, 403, 410, 422, 441, 489, 513,
+                        537, 585, 609, 633, 641,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                        3, 4, 4, 4, 5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0c04_u64, next, left, 85)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4804_u64, next, left, 122)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0e04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0e04_u64, next, left, 186)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0804_u64, next, left, 229)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4804_u64, next, left, 254)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0804_u64, next, left, 278)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0010_0c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c04_u64, next, left, 331)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4804_u64, next, left, 350)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0008_0c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c04_u64, next, left, 403)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4804_u64, next, left, 422)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c04_u64, next, left, 513)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_6804_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6804_u64, next, left, 585)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_4c04_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c04_u64, next, left, 641)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0000_0c04_u64, 0x0000_0000_0000_4804_u64,
+                        0x0000_0000_0000_0e04_u64, 0x0000_0000_0018_0804_u64,
+                        0x0000_0000_0002_4804_u64, 0x0000_0000_0090_0804_u64,
+                        0x0000_0000_0010_0c04_u64, 0x0000_0000_0010_4804_u64,
+                        0x0000_0000_0008_0c04_u64, 0x0000_0000_0080_4804_u64,
+                        0x0000_0000_0000_2c04_u64, 0x0000_0000_0000_6804_u64,
+                        0x0000_0000_0000_4c04_u64,
+                    ],
+                    images: [
+                        85, 122, 186, 229, 254, 278, 331, 350, 403, 422, 513, 585, 641,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0034_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0034_u64, next, left, 13)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4024_u64, next, left, 110)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_003c_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_003c_u64, next, left, 150)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_01a4_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01a4_u64, next, left, 211)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0124_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0124_u64, next, left, 248)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4024_u64, next, left, 272)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_0134_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0134_u64, next, left, 313)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4124_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4124_u64, next, left, 338)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_00b4_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b4_u64, next, left, 385)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4024_u64, next, left, 410)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_6024_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6024_u64, next, left, 489)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2034_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2034_u64, next, left, 537)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_4034_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4034_u64, next, left, 633)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0000_0034_u64, 0x0000_0000_0000_4024_u64,
+                        0x0000_0000_0000_003c_u64, 0x0000_0000_0000_01a4_u64,
+                        0x0000_0000_0002_0124_u64, 0x0000_0000_0080_4024_u64,
+                        0x0000_0000_0000_0134_u64, 0x0000_0000_0000_4124_u64,
+                        0x0000_0000_0000_00b4_u64, 0x0000_0000_0002_4024_u64,
+                        0x0000_0000_0000_6024_u64, 0x0000_0000_0000_2034_u64,
+                        0x0000_0000_0000_4034_u64,
+                    ],
+                    images: [
+                        13, 110, 150, 211, 248, 272, 313, 338, 385, 410, 489, 537, 633,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z filled
             _ => {}
@@ -3597,1358 +825,205 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0058_u64, next, left, 2)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0098_u64, next, left, 26)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c8_u64, next, left, 38)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2018_u64, next, left, 50)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1018_u64, next, left, 62)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3008_u64, next, left, 74)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1048_u64, next, left, 99)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8048_u64, next, left, 111)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9008_u64, next, left, 123)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1208_u64, next, left, 132)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 13;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0078_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0078_u64, next, left, 145)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0138_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0138_u64, next, left, 157)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_01c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01c8_u64, next, left, 163)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4038_u64, next, left, 169)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1038_u64, next, left, 175)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7008_u64, next, left, 181)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1018_u64, next, left, 218)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2018_u64, next, left, 224)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1008_u64, next, left, 236)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1048_u64, next, left, 267)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_8048_u64, next, left, 273)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1008_u64, next, left, 279)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1008_u64, next, left, 282)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_00b8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b8_u64, next, left, 289)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2038_u64, next, left, 301)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3008_u64, next, left, 326)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9208_u64, next, left, 342)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9008_u64, next, left, 351)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1208_u64, next, left, 354)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0198_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0198_u64, next, left, 361)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6018_u64, next, left, 379)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3008_u64, next, left, 398)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1248_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1248_u64, next, left, 414)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9008_u64, next, left, 423)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1208_u64, next, left, 426)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_8058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8058_u64, next, left, 434)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9008_u64, next, left, 458)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2018_u64, next, left, 466)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1218_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1218_u64, next, left, 472)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3048_u64, next, left, 482)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1098_u64, next, left, 498)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00c8_u64, next, left, 506)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3408_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3408_u64, next, left, 520)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2058_u64, next, left, 530)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3008_u64, next, left, 546)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0098_u64, next, left, 562)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_10c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_10c8_u64, next, left, 570)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1608_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1608_u64, next, left, 576)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9018_u64, next, left, 594)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2418_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2418_u64, next, left, 600)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8048_u64, next, left, 618)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_1058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1058_u64, next, left, 626)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3208_u64, next, left, 648)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2098_u64, next, left, 658)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_80c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80c8_u64, next, left, 666)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b008_u64, next, left, 674)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<56> = Set {
+                    masks: [
+                        0x0000_0000_0000_0058_u64, 0x0000_0000_0000_0098_u64,
+                        0x0000_0000_0000_00c8_u64, 0x0000_0000_0000_2018_u64,
+                        0x0000_0000_0000_1018_u64, 0x0000_0000_0000_3008_u64,
+                        0x0000_0000_0000_1048_u64, 0x0000_0000_0000_8048_u64,
+                        0x0000_0000_0000_9008_u64, 0x0000_0000_0000_1208_u64,
+                        0x0000_0000_0000_0078_u64, 0x0000_0000_0000_0138_u64,
+                        0x0000_0000_0000_01c8_u64, 0x0000_0000_0000_4038_u64,
+                        0x0000_0000_0000_1038_u64, 0x0000_0000_0000_7008_u64,
+                        0x0000_0000_0020_1018_u64, 0x0000_0000_0040_2018_u64,
+                        0x0000_0000_0060_1008_u64, 0x0000_0000_0020_1048_u64,
+                        0x0000_0000_0100_8048_u64, 0x0000_0000_0120_1008_u64,
+                        0x0000_0000_0024_1008_u64, 0x0000_0000_0000_00b8_u64,
+                        0x0000_0000_0000_2038_u64, 0x0000_0000_0020_3008_u64,
+                        0x0000_0000_0000_9208_u64, 0x0000_0000_0020_9008_u64,
+                        0x0000_0000_0020_1208_u64, 0x0000_0000_0000_0198_u64,
+                        0x0000_0000_0000_6018_u64, 0x0000_0000_0040_3008_u64,
+                        0x0000_0000_0000_1248_u64, 0x0000_0000_0100_9008_u64,
+                        0x0000_0000_0004_1208_u64, 0x0000_0000_0000_8058_u64,
+                        0x0000_0000_0001_9008_u64, 0x0000_0000_0001_2018_u64,
+                        0x0000_0000_0000_1218_u64, 0x0000_0000_0000_3048_u64,
+                        0x0000_0000_0000_1098_u64, 0x0000_0000_0001_00c8_u64,
+                        0x0000_0000_0000_3408_u64, 0x0000_0000_0000_2058_u64,
+                        0x0000_0000_0001_3008_u64, 0x0000_0000_0001_0098_u64,
+                        0x0000_0000_0000_10c8_u64, 0x0000_0000_0000_1608_u64,
+                        0x0000_0000_0000_9018_u64, 0x0000_0000_0000_2418_u64,
+                        0x0000_0000_0001_8048_u64, 0x0000_0000_0000_1058_u64,
+                        0x0000_0000_0000_3208_u64, 0x0000_0000_0000_2098_u64,
+                        0x0000_0000_0000_80c8_u64, 0x0000_0000_0000_b008_u64,
+                    ],
+                    images: [
+                        2, 26, 38, 50, 62, 74, 99, 111, 123, 132, 145, 157, 163, 169,
+                        175, 181, 218, 224, 236, 267, 273, 279, 282, 289, 301, 326, 342,
+                        351, 354, 361, 379, 398, 414, 423, 426, 434, 458, 466, 472, 482,
+                        498, 506, 520, 530, 546, 562, 570, 576, 594, 600, 618, 626, 648,
+                        658, 666, 674,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                        1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5,
+                        5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c8_u64, next, left, 38)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3008_u64, next, left, 74)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1048_u64, next, left, 99)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8048_u64, next, left, 111)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9008_u64, next, left, 123)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1208_u64, next, left, 132)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_01c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01c8_u64, next, left, 163)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7008_u64, next, left, 181)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1008_u64, next, left, 236)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1048_u64, next, left, 267)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_8048_u64, next, left, 273)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1008_u64, next, left, 279)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1008_u64, next, left, 282)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0020_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3008_u64, next, left, 326)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9208_u64, next, left, 342)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9008_u64, next, left, 351)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1208_u64, next, left, 354)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0040_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3008_u64, next, left, 398)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1248_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1248_u64, next, left, 414)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9008_u64, next, left, 423)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1208_u64, next, left, 426)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9008_u64, next, left, 458)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3048_u64, next, left, 482)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00c8_u64, next, left, 506)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3408_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3408_u64, next, left, 520)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3008_u64, next, left, 546)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_10c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_10c8_u64, next, left, 570)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1608_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1608_u64, next, left, 576)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8048_u64, next, left, 618)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_3208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3208_u64, next, left, 648)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_80c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80c8_u64, next, left, 666)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b008_u64, next, left, 674)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<32> = Set {
+                    masks: [
+                        0x0000_0000_0000_00c8_u64, 0x0000_0000_0000_3008_u64,
+                        0x0000_0000_0000_1048_u64, 0x0000_0000_0000_8048_u64,
+                        0x0000_0000_0000_9008_u64, 0x0000_0000_0000_1208_u64,
+                        0x0000_0000_0000_01c8_u64, 0x0000_0000_0000_7008_u64,
+                        0x0000_0000_0060_1008_u64, 0x0000_0000_0020_1048_u64,
+                        0x0000_0000_0100_8048_u64, 0x0000_0000_0120_1008_u64,
+                        0x0000_0000_0024_1008_u64, 0x0000_0000_0020_3008_u64,
+                        0x0000_0000_0000_9208_u64, 0x0000_0000_0020_9008_u64,
+                        0x0000_0000_0020_1208_u64, 0x0000_0000_0040_3008_u64,
+                        0x0000_0000_0000_1248_u64, 0x0000_0000_0100_9008_u64,
+                        0x0000_0000_0004_1208_u64, 0x0000_0000_0001_9008_u64,
+                        0x0000_0000_0000_3048_u64, 0x0000_0000_0001_00c8_u64,
+                        0x0000_0000_0000_3408_u64, 0x0000_0000_0001_3008_u64,
+                        0x0000_0000_0000_10c8_u64, 0x0000_0000_0000_1608_u64,
+                        0x0000_0000_0001_8048_u64, 0x0000_0000_0000_3208_u64,
+                        0x0000_0000_0000_80c8_u64, 0x0000_0000_0000_b008_u64,
+                    ],
+                    images: [
+                        38, 74, 99, 111, 123, 132, 163, 181, 236, 267, 273, 279, 282,
+                        326, 342, 351, 354, 398, 414, 423, 426, 458, 482, 506, 520, 546,
+                        570, 576, 618, 648, 666, 674,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4,
+                        4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0098_u64, next, left, 26)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2018_u64, next, left, 50)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1018_u64, next, left, 62)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3008_u64, next, left, 74)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9008_u64, next, left, 123)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1208_u64, next, left, 132)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0138_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0138_u64, next, left, 157)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4038_u64, next, left, 169)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1038_u64, next, left, 175)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7008_u64, next, left, 181)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1018_u64, next, left, 218)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2018_u64, next, left, 224)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1008_u64, next, left, 236)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1008_u64, next, left, 279)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1008_u64, next, left, 282)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_00b8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b8_u64, next, left, 289)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2038_u64, next, left, 301)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3008_u64, next, left, 326)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9208_u64, next, left, 342)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9008_u64, next, left, 351)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1208_u64, next, left, 354)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0198_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0198_u64, next, left, 361)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6018_u64, next, left, 379)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3008_u64, next, left, 398)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9008_u64, next, left, 423)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1208_u64, next, left, 426)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9008_u64, next, left, 458)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2018_u64, next, left, 466)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1218_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1218_u64, next, left, 472)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1098_u64, next, left, 498)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3408_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3408_u64, next, left, 520)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3008_u64, next, left, 546)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0098_u64, next, left, 562)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1608_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1608_u64, next, left, 576)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9018_u64, next, left, 594)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2418_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2418_u64, next, left, 600)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_3208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3208_u64, next, left, 648)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2098_u64, next, left, 658)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b008_u64, next, left, 674)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<39> = Set {
+                    masks: [
+                        0x0000_0000_0000_0098_u64, 0x0000_0000_0000_2018_u64,
+                        0x0000_0000_0000_1018_u64, 0x0000_0000_0000_3008_u64,
+                        0x0000_0000_0000_9008_u64, 0x0000_0000_0000_1208_u64,
+                        0x0000_0000_0000_0138_u64, 0x0000_0000_0000_4038_u64,
+                        0x0000_0000_0000_1038_u64, 0x0000_0000_0000_7008_u64,
+                        0x0000_0000_0020_1018_u64, 0x0000_0000_0040_2018_u64,
+                        0x0000_0000_0060_1008_u64, 0x0000_0000_0120_1008_u64,
+                        0x0000_0000_0024_1008_u64, 0x0000_0000_0000_00b8_u64,
+                        0x0000_0000_0000_2038_u64, 0x0000_0000_0020_3008_u64,
+                        0x0000_0000_0000_9208_u64, 0x0000_0000_0020_9008_u64,
+                        0x0000_0000_0020_1208_u64, 0x0000_0000_0000_0198_u64,
+                        0x0000_0000_0000_6018_u64, 0x0000_0000_0040_3008_u64,
+                        0x0000_0000_0100_9008_u64, 0x0000_0000_0004_1208_u64,
+                        0x0000_0000_0001_9008_u64, 0x0000_0000_0001_2018_u64,
+                        0x0000_0000_0000_1218_u64, 0x0000_0000_0000_1098_u64,
+                        0x0000_0000_0000_3408_u64, 0x0000_0000_0001_3008_u64,
+                        0x0000_0000_0001_0098_u64, 0x0000_0000_0000_1608_u64,
+                        0x0000_0000_0000_9018_u64, 0x0000_0000_0000_2418_u64,
+                        0x0000_0000_0000_3208_u64, 0x0000_0000_0000_2098_u64,
+                        0x0000_0000_0000_b008_u64,
+                    ],
+                    images: [
+                        26, 50, 62, 74, 123, 132, 157, 169, 175, 181, 218, 224, 236, 279,
+                        282, 289, 301, 326, 342, 351, 354, 361, 379, 398, 423, 426, 458,
+                        466, 472, 498, 520, 546, 562, 576, 594, 600, 648, 658, 674,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3,
+                        3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3008_u64, next, left, 74)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9008_u64, next, left, 123)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1208_u64, next, left, 132)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_7008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7008_u64, next, left, 181)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1008_u64, next, left, 236)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1008_u64, next, left, 279)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1008_u64, next, left, 282)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0020_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3008_u64, next, left, 326)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9208_u64, next, left, 342)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9008_u64, next, left, 351)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1208_u64, next, left, 354)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0040_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3008_u64, next, left, 398)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9008_u64, next, left, 423)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1208_u64, next, left, 426)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_9008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9008_u64, next, left, 458)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3408_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3408_u64, next, left, 520)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_3008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3008_u64, next, left, 546)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_1608_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1608_u64, next, left, 576)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_3208_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3208_u64, next, left, 648)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b008_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b008_u64, next, left, 674)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<20> = Set {
+                    masks: [
+                        0x0000_0000_0000_3008_u64, 0x0000_0000_0000_9008_u64,
+                        0x0000_0000_0000_1208_u64, 0x0000_0000_0000_7008_u64,
+                        0x0000_0000_0060_1008_u64, 0x0000_0000_0120_1008_u64,
+                        0x0000_0000_0024_1008_u64, 0x0000_0000_0020_3008_u64,
+                        0x0000_0000_0000_9208_u64, 0x0000_0000_0020_9008_u64,
+                        0x0000_0000_0020_1208_u64, 0x0000_0000_0040_3008_u64,
+                        0x0000_0000_0100_9008_u64, 0x0000_0000_0004_1208_u64,
+                        0x0000_0000_0001_9008_u64, 0x0000_0000_0000_3408_u64,
+                        0x0000_0000_0001_3008_u64, 0x0000_0000_0000_1608_u64,
+                        0x0000_0000_0000_3208_u64, 0x0000_0000_0000_b008_u64,
+                    ],
+                    images: [
+                        74, 123, 132, 181, 236, 279, 282, 326, 342, 351, 354, 398, 423,
+                        426, 458, 520, 546, 576, 648, 674,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0058_u64, next, left, 2)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0098_u64, next, left, 26)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c8_u64, next, left, 38)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2018_u64, next, left, 50)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8048_u64, next, left, 111)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0078_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0078_u64, next, left, 145)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0138_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0138_u64, next, left, 157)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_01c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01c8_u64, next, left, 163)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4038_u64, next, left, 169)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2018_u64, next, left, 224)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_8048_u64, next, left, 273)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_00b8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b8_u64, next, left, 289)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2038_u64, next, left, 301)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0198_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0198_u64, next, left, 361)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6018_u64, next, left, 379)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_8058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8058_u64, next, left, 434)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2018_u64, next, left, 466)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00c8_u64, next, left, 506)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_2058_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2058_u64, next, left, 530)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0098_u64, next, left, 562)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2418_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2418_u64, next, left, 600)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8048_u64, next, left, 618)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_2098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2098_u64, next, left, 658)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_80c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80c8_u64, next, left, 666)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<24> = Set {
+                    masks: [
+                        0x0000_0000_0000_0058_u64, 0x0000_0000_0000_0098_u64,
+                        0x0000_0000_0000_00c8_u64, 0x0000_0000_0000_2018_u64,
+                        0x0000_0000_0000_8048_u64, 0x0000_0000_0000_0078_u64,
+                        0x0000_0000_0000_0138_u64, 0x0000_0000_0000_01c8_u64,
+                        0x0000_0000_0000_4038_u64, 0x0000_0000_0040_2018_u64,
+                        0x0000_0000_0100_8048_u64, 0x0000_0000_0000_00b8_u64,
+                        0x0000_0000_0000_2038_u64, 0x0000_0000_0000_0198_u64,
+                        0x0000_0000_0000_6018_u64, 0x0000_0000_0000_8058_u64,
+                        0x0000_0000_0001_2018_u64, 0x0000_0000_0001_00c8_u64,
+                        0x0000_0000_0000_2058_u64, 0x0000_0000_0001_0098_u64,
+                        0x0000_0000_0000_2418_u64, 0x0000_0000_0001_8048_u64,
+                        0x0000_0000_0000_2098_u64, 0x0000_0000_0000_80c8_u64,
+                    ],
+                    images: [
+                        2, 26, 38, 50, 111, 145, 157, 163, 169, 224, 273, 289, 301, 361,
+                        379, 434, 466, 506, 530, 562, 600, 618, 658, 666,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5,
+                        6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00c8_u64, next, left, 38)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_8048_u64, next, left, 111)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_01c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01c8_u64, next, left, 163)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_8048_u64, next, left, 273)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_00c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00c8_u64, next, left, 506)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_8048_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8048_u64, next, left, 618)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_80c8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80c8_u64, next, left, 666)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0000_00c8_u64, 0x0000_0000_0000_8048_u64,
+                        0x0000_0000_0000_01c8_u64, 0x0000_0000_0100_8048_u64,
+                        0x0000_0000_0001_00c8_u64, 0x0000_0000_0001_8048_u64,
+                        0x0000_0000_0000_80c8_u64,
+                    ],
+                    images: [38, 111, 163, 273, 506, 618, 666],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0098_u64, next, left, 26)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2018_u64, next, left, 50)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_0138_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0138_u64, next, left, 157)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4038_u64, next, left, 169)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2018_u64, next, left, 224)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_00b8_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b8_u64, next, left, 289)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2038_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2038_u64, next, left, 301)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_0198_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0198_u64, next, left, 361)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6018_u64, next, left, 379)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_2018_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2018_u64, next, left, 466)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_0098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0098_u64, next, left, 562)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2418_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2418_u64, next, left, 600)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_2098_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2098_u64, next, left, 658)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0000_0098_u64, 0x0000_0000_0000_2018_u64,
+                        0x0000_0000_0000_0138_u64, 0x0000_0000_0000_4038_u64,
+                        0x0000_0000_0040_2018_u64, 0x0000_0000_0000_00b8_u64,
+                        0x0000_0000_0000_2038_u64, 0x0000_0000_0000_0198_u64,
+                        0x0000_0000_0000_6018_u64, 0x0000_0000_0001_2018_u64,
+                        0x0000_0000_0001_0098_u64, 0x0000_0000_0000_2418_u64,
+                        0x0000_0000_0000_2098_u64,
+                    ],
+                    images: [
+                        26, 50, 157, 169, 224, 289, 301, 361, 379, 466, 562, 600, 658,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -4969,1570 +1044,227 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_00b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b0_u64, next, left, 3)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d0_u64, next, left, 14)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0130_u64, next, left, 27)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0190_u64, next, left, 39)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4030_u64, next, left, 51)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2030_u64, next, left, 63)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6010_u64, next, left, 75)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3010_u64, next, left, 86)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2090_u64, next, left, 100)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0090_u64, next, left, 112)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2010_u64, next, left, 124)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2410_u64, next, left, 133)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0040_2030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2030_u64, next, left, 219)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4030_u64, next, left, 225)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2010_u64, next, left, 230)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2010_u64, next, left, 237)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2090_u64, next, left, 268)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_0090_u64, next, left, 274)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2010_u64, next, left, 280)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2010_u64, next, left, 283)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_01d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01d0_u64, next, left, 295)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7010_u64, next, left, 307)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6010_u64, next, left, 327)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3010_u64, next, left, 332)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2410_u64, next, left, 343)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2010_u64, next, left, 352)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2410_u64, next, left, 355)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_00f0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00f0_u64, next, left, 367)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3030_u64, next, left, 373)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6010_u64, next, left, 399)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3010_u64, next, left, 404)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2490_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2490_u64, next, left, 415)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2010_u64, next, left, 424)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2410_u64, next, left, 427)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_00b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00b0_u64, next, left, 435)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_20d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_20d0_u64, next, left, 442)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2610_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2610_u64, next, left, 448)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2010_u64, next, left, 459)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4030_u64, next, left, 467)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2430_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2430_u64, next, left, 473)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6090_u64, next, left, 483)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8090_u64, next, left, 490)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2130_u64, next, left, 499)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0190_u64, next, left, 507)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b010_u64, next, left, 514)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6810_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6810_u64, next, left, 521)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_40b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_40b0_u64, next, left, 531)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_80d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80d0_u64, next, left, 538)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6010_u64, next, left, 547)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3210_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3210_u64, next, left, 552)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0130_u64, next, left, 563)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2190_u64, next, left, 571)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c10_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c10_u64, next, left, 577)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a010_u64, next, left, 586)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2030_u64, next, left, 595)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4830_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4830_u64, next, left, 601)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3090_u64, next, left, 610)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0090_u64, next, left, 619)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_20b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_20b0_u64, next, left, 627)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00d0_u64, next, left, 634)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3010_u64, next, left, 642)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6410_u64, next, left, 649)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4130_u64, next, left, 659)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0190_u64, next, left, 667)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6010_u64, next, left, 675)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3410_u64, next, left, 680)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<66> = Set {
+                    masks: [
+                        0x0000_0000_0000_00b0_u64, 0x0000_0000_0000_00d0_u64,
+                        0x0000_0000_0000_0130_u64, 0x0000_0000_0000_0190_u64,
+                        0x0000_0000_0000_4030_u64, 0x0000_0000_0000_2030_u64,
+                        0x0000_0000_0000_6010_u64, 0x0000_0000_0000_3010_u64,
+                        0x0000_0000_0000_2090_u64, 0x0000_0000_0001_0090_u64,
+                        0x0000_0000_0001_2010_u64, 0x0000_0000_0000_2410_u64,
+                        0x0000_0000_0040_2030_u64, 0x0000_0000_0080_4030_u64,
+                        0x0000_0000_0060_2010_u64, 0x0000_0000_00c0_2010_u64,
+                        0x0000_0000_0040_2090_u64, 0x0000_0000_0201_0090_u64,
+                        0x0000_0000_0240_2010_u64, 0x0000_0000_0048_2010_u64,
+                        0x0000_0000_0000_01d0_u64, 0x0000_0000_0000_7010_u64,
+                        0x0000_0000_0040_6010_u64, 0x0000_0000_0040_3010_u64,
+                        0x0000_0000_0001_2410_u64, 0x0000_0000_0041_2010_u64,
+                        0x0000_0000_0040_2410_u64, 0x0000_0000_0000_00f0_u64,
+                        0x0000_0000_0000_3030_u64, 0x0000_0000_0080_6010_u64,
+                        0x0000_0000_0020_3010_u64, 0x0000_0000_0000_2490_u64,
+                        0x0000_0000_0201_2010_u64, 0x0000_0000_0008_2410_u64,
+                        0x0000_0000_0001_00b0_u64, 0x0000_0000_0000_20d0_u64,
+                        0x0000_0000_0000_2610_u64, 0x0000_0000_0003_2010_u64,
+                        0x0000_0000_0002_4030_u64, 0x0000_0000_0000_2430_u64,
+                        0x0000_0000_0000_6090_u64, 0x0000_0000_0001_8090_u64,
+                        0x0000_0000_0000_2130_u64, 0x0000_0000_0002_0190_u64,
+                        0x0000_0000_0000_b010_u64, 0x0000_0000_0000_6810_u64,
+                        0x0000_0000_0000_40b0_u64, 0x0000_0000_0000_80d0_u64,
+                        0x0000_0000_0002_6010_u64, 0x0000_0000_0000_3210_u64,
+                        0x0000_0000_0002_0130_u64, 0x0000_0000_0000_2190_u64,
+                        0x0000_0000_0000_2c10_u64, 0x0000_0000_0001_a010_u64,
+                        0x0000_0000_0001_2030_u64, 0x0000_0000_0000_4830_u64,
+                        0x0000_0000_0000_3090_u64, 0x0000_0000_0003_0090_u64,
+                        0x0000_0000_0000_20b0_u64, 0x0000_0000_0001_00d0_u64,
+                        0x0000_0000_0001_3010_u64, 0x0000_0000_0000_6410_u64,
+                        0x0000_0000_0000_4130_u64, 0x0000_0000_0001_0190_u64,
+                        0x0000_0000_0001_6010_u64, 0x0000_0000_0000_3410_u64,
+                    ],
+                    images: [
+                        3, 14, 27, 39, 51, 63, 75, 86, 100, 112, 124, 133, 219, 225, 230,
+                        237, 268, 274, 280, 283, 295, 307, 327, 332, 343, 352, 355, 367,
+                        373, 399, 404, 415, 424, 427, 435, 442, 448, 459, 467, 473, 483,
+                        490, 499, 507, 514, 521, 531, 538, 547, 552, 563, 571, 577, 586,
+                        595, 601, 610, 619, 627, 634, 642, 649, 659, 667, 675, 680,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+                        2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+                        4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d0_u64, next, left, 14)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0190_u64, next, left, 39)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6010_u64, next, left, 75)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3010_u64, next, left, 86)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2090_u64, next, left, 100)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0090_u64, next, left, 112)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2010_u64, next, left, 124)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2410_u64, next, left, 133)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0060_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2010_u64, next, left, 230)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2010_u64, next, left, 237)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2090_u64, next, left, 268)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_0090_u64, next, left, 274)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2010_u64, next, left, 280)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2010_u64, next, left, 283)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_01d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01d0_u64, next, left, 295)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7010_u64, next, left, 307)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6010_u64, next, left, 327)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3010_u64, next, left, 332)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2410_u64, next, left, 343)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2010_u64, next, left, 352)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2410_u64, next, left, 355)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0080_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6010_u64, next, left, 399)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3010_u64, next, left, 404)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2490_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2490_u64, next, left, 415)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2010_u64, next, left, 424)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2410_u64, next, left, 427)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_20d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_20d0_u64, next, left, 442)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2610_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2610_u64, next, left, 448)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2010_u64, next, left, 459)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6090_u64, next, left, 483)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8090_u64, next, left, 490)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0190_u64, next, left, 507)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b010_u64, next, left, 514)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6810_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6810_u64, next, left, 521)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_80d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80d0_u64, next, left, 538)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6010_u64, next, left, 547)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3210_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3210_u64, next, left, 552)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2190_u64, next, left, 571)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c10_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c10_u64, next, left, 577)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a010_u64, next, left, 586)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3090_u64, next, left, 610)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0090_u64, next, left, 619)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00d0_u64, next, left, 634)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3010_u64, next, left, 642)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6410_u64, next, left, 649)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0190_u64, next, left, 667)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6010_u64, next, left, 675)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3410_u64, next, left, 680)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<48> = Set {
+                    masks: [
+                        0x0000_0000_0000_00d0_u64, 0x0000_0000_0000_0190_u64,
+                        0x0000_0000_0000_6010_u64, 0x0000_0000_0000_3010_u64,
+                        0x0000_0000_0000_2090_u64, 0x0000_0000_0001_0090_u64,
+                        0x0000_0000_0001_2010_u64, 0x0000_0000_0000_2410_u64,
+                        0x0000_0000_0060_2010_u64, 0x0000_0000_00c0_2010_u64,
+                        0x0000_0000_0040_2090_u64, 0x0000_0000_0201_0090_u64,
+                        0x0000_0000_0240_2010_u64, 0x0000_0000_0048_2010_u64,
+                        0x0000_0000_0000_01d0_u64, 0x0000_0000_0000_7010_u64,
+                        0x0000_0000_0040_6010_u64, 0x0000_0000_0040_3010_u64,
+                        0x0000_0000_0001_2410_u64, 0x0000_0000_0041_2010_u64,
+                        0x0000_0000_0040_2410_u64, 0x0000_0000_0080_6010_u64,
+                        0x0000_0000_0020_3010_u64, 0x0000_0000_0000_2490_u64,
+                        0x0000_0000_0201_2010_u64, 0x0000_0000_0008_2410_u64,
+                        0x0000_0000_0000_20d0_u64, 0x0000_0000_0000_2610_u64,
+                        0x0000_0000_0003_2010_u64, 0x0000_0000_0000_6090_u64,
+                        0x0000_0000_0001_8090_u64, 0x0000_0000_0002_0190_u64,
+                        0x0000_0000_0000_b010_u64, 0x0000_0000_0000_6810_u64,
+                        0x0000_0000_0000_80d0_u64, 0x0000_0000_0002_6010_u64,
+                        0x0000_0000_0000_3210_u64, 0x0000_0000_0000_2190_u64,
+                        0x0000_0000_0000_2c10_u64, 0x0000_0000_0001_a010_u64,
+                        0x0000_0000_0000_3090_u64, 0x0000_0000_0003_0090_u64,
+                        0x0000_0000_0001_00d0_u64, 0x0000_0000_0001_3010_u64,
+                        0x0000_0000_0000_6410_u64, 0x0000_0000_0001_0190_u64,
+                        0x0000_0000_0001_6010_u64, 0x0000_0000_0000_3410_u64,
+                    ],
+                    images: [
+                        14, 39, 75, 86, 100, 112, 124, 133, 230, 237, 268, 274, 280, 283,
+                        295, 307, 327, 332, 343, 352, 355, 399, 404, 415, 424, 427, 442,
+                        448, 459, 483, 490, 507, 514, 521, 538, 547, 552, 571, 577, 586,
+                        610, 619, 634, 642, 649, 667, 675, 680,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3,
+                        3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6,
+                        6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0130_u64, next, left, 27)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4030_u64, next, left, 51)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2030_u64, next, left, 63)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6010_u64, next, left, 75)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3010_u64, next, left, 86)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2010_u64, next, left, 124)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2410_u64, next, left, 133)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0040_2030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2030_u64, next, left, 219)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4030_u64, next, left, 225)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2010_u64, next, left, 230)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2010_u64, next, left, 237)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2010_u64, next, left, 280)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2010_u64, next, left, 283)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_7010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7010_u64, next, left, 307)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6010_u64, next, left, 327)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3010_u64, next, left, 332)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2410_u64, next, left, 343)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2010_u64, next, left, 352)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2410_u64, next, left, 355)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_3030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3030_u64, next, left, 373)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6010_u64, next, left, 399)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3010_u64, next, left, 404)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2010_u64, next, left, 424)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2410_u64, next, left, 427)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2610_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2610_u64, next, left, 448)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2010_u64, next, left, 459)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4030_u64, next, left, 467)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2430_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2430_u64, next, left, 473)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2130_u64, next, left, 499)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b010_u64, next, left, 514)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6810_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6810_u64, next, left, 521)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0002_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6010_u64, next, left, 547)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3210_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3210_u64, next, left, 552)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0130_u64, next, left, 563)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c10_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c10_u64, next, left, 577)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a010_u64, next, left, 586)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2030_u64, next, left, 595)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4830_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4830_u64, next, left, 601)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3010_u64, next, left, 642)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6410_u64, next, left, 649)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4130_u64, next, left, 659)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6010_u64, next, left, 675)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3410_u64, next, left, 680)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<43> = Set {
+                    masks: [
+                        0x0000_0000_0000_0130_u64, 0x0000_0000_0000_4030_u64,
+                        0x0000_0000_0000_2030_u64, 0x0000_0000_0000_6010_u64,
+                        0x0000_0000_0000_3010_u64, 0x0000_0000_0001_2010_u64,
+                        0x0000_0000_0000_2410_u64, 0x0000_0000_0040_2030_u64,
+                        0x0000_0000_0080_4030_u64, 0x0000_0000_0060_2010_u64,
+                        0x0000_0000_00c0_2010_u64, 0x0000_0000_0240_2010_u64,
+                        0x0000_0000_0048_2010_u64, 0x0000_0000_0000_7010_u64,
+                        0x0000_0000_0040_6010_u64, 0x0000_0000_0040_3010_u64,
+                        0x0000_0000_0001_2410_u64, 0x0000_0000_0041_2010_u64,
+                        0x0000_0000_0040_2410_u64, 0x0000_0000_0000_3030_u64,
+                        0x0000_0000_0080_6010_u64, 0x0000_0000_0020_3010_u64,
+                        0x0000_0000_0201_2010_u64, 0x0000_0000_0008_2410_u64,
+                        0x0000_0000_0000_2610_u64, 0x0000_0000_0003_2010_u64,
+                        0x0000_0000_0002_4030_u64, 0x0000_0000_0000_2430_u64,
+                        0x0000_0000_0000_2130_u64, 0x0000_0000_0000_b010_u64,
+                        0x0000_0000_0000_6810_u64, 0x0000_0000_0002_6010_u64,
+                        0x0000_0000_0000_3210_u64, 0x0000_0000_0002_0130_u64,
+                        0x0000_0000_0000_2c10_u64, 0x0000_0000_0001_a010_u64,
+                        0x0000_0000_0001_2030_u64, 0x0000_0000_0000_4830_u64,
+                        0x0000_0000_0001_3010_u64, 0x0000_0000_0000_6410_u64,
+                        0x0000_0000_0000_4130_u64, 0x0000_0000_0001_6010_u64,
+                        0x0000_0000_0000_3410_u64,
+                    ],
+                    images: [
+                        27, 51, 63, 75, 86, 124, 133, 219, 225, 230, 237, 280, 283, 307,
+                        327, 332, 343, 352, 355, 373, 399, 404, 424, 427, 448, 459, 467,
+                        473, 499, 514, 521, 547, 552, 563, 577, 586, 595, 601, 642, 649,
+                        659, 675, 680,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3,
+                        3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6010_u64, next, left, 75)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3010_u64, next, left, 86)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2010_u64, next, left, 124)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2410_u64, next, left, 133)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0060_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2010_u64, next, left, 230)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2010_u64, next, left, 237)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2010_u64, next, left, 280)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2010_u64, next, left, 283)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_7010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7010_u64, next, left, 307)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6010_u64, next, left, 327)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3010_u64, next, left, 332)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2410_u64, next, left, 343)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2010_u64, next, left, 352)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2410_u64, next, left, 355)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0080_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6010_u64, next, left, 399)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3010_u64, next, left, 404)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2010_u64, next, left, 424)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2410_u64, next, left, 427)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_2610_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2610_u64, next, left, 448)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2010_u64, next, left, 459)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b010_u64, next, left, 514)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6810_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6810_u64, next, left, 521)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0002_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6010_u64, next, left, 547)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3210_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3210_u64, next, left, 552)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2c10_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c10_u64, next, left, 577)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a010_u64, next, left, 586)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_3010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3010_u64, next, left, 642)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6410_u64, next, left, 649)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6010_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6010_u64, next, left, 675)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3410_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3410_u64, next, left, 680)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<30> = Set {
+                    masks: [
+                        0x0000_0000_0000_6010_u64, 0x0000_0000_0000_3010_u64,
+                        0x0000_0000_0001_2010_u64, 0x0000_0000_0000_2410_u64,
+                        0x0000_0000_0060_2010_u64, 0x0000_0000_00c0_2010_u64,
+                        0x0000_0000_0240_2010_u64, 0x0000_0000_0048_2010_u64,
+                        0x0000_0000_0000_7010_u64, 0x0000_0000_0040_6010_u64,
+                        0x0000_0000_0040_3010_u64, 0x0000_0000_0001_2410_u64,
+                        0x0000_0000_0041_2010_u64, 0x0000_0000_0040_2410_u64,
+                        0x0000_0000_0080_6010_u64, 0x0000_0000_0020_3010_u64,
+                        0x0000_0000_0201_2010_u64, 0x0000_0000_0008_2410_u64,
+                        0x0000_0000_0000_2610_u64, 0x0000_0000_0003_2010_u64,
+                        0x0000_0000_0000_b010_u64, 0x0000_0000_0000_6810_u64,
+                        0x0000_0000_0002_6010_u64, 0x0000_0000_0000_3210_u64,
+                        0x0000_0000_0000_2c10_u64, 0x0000_0000_0001_a010_u64,
+                        0x0000_0000_0001_3010_u64, 0x0000_0000_0000_6410_u64,
+                        0x0000_0000_0001_6010_u64, 0x0000_0000_0000_3410_u64,
+                    ],
+                    images: [
+                        75, 86, 124, 133, 230, 237, 280, 283, 307, 327, 332, 343, 352,
+                        355, 399, 404, 424, 427, 448, 459, 514, 521, 547, 552, 577, 586,
+                        642, 649, 675, 680,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+                        5, 5, 5, 5, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_00b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00b0_u64, next, left, 3)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d0_u64, next, left, 14)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0130_u64, next, left, 27)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0190_u64, next, left, 39)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4030_u64, next, left, 51)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0090_u64, next, left, 112)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0080_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4030_u64, next, left, 225)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_0090_u64, next, left, 274)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_01d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01d0_u64, next, left, 295)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_00f0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00f0_u64, next, left, 367)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_00b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00b0_u64, next, left, 435)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4030_u64, next, left, 467)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8090_u64, next, left, 490)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0190_u64, next, left, 507)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_40b0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_40b0_u64, next, left, 531)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_80d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80d0_u64, next, left, 538)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0130_u64, next, left, 563)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4830_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4830_u64, next, left, 601)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0090_u64, next, left, 619)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00d0_u64, next, left, 634)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4130_u64, next, left, 659)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0190_u64, next, left, 667)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<22> = Set {
+                    masks: [
+                        0x0000_0000_0000_00b0_u64, 0x0000_0000_0000_00d0_u64,
+                        0x0000_0000_0000_0130_u64, 0x0000_0000_0000_0190_u64,
+                        0x0000_0000_0000_4030_u64, 0x0000_0000_0001_0090_u64,
+                        0x0000_0000_0080_4030_u64, 0x0000_0000_0201_0090_u64,
+                        0x0000_0000_0000_01d0_u64, 0x0000_0000_0000_00f0_u64,
+                        0x0000_0000_0001_00b0_u64, 0x0000_0000_0002_4030_u64,
+                        0x0000_0000_0001_8090_u64, 0x0000_0000_0002_0190_u64,
+                        0x0000_0000_0000_40b0_u64, 0x0000_0000_0000_80d0_u64,
+                        0x0000_0000_0002_0130_u64, 0x0000_0000_0000_4830_u64,
+                        0x0000_0000_0003_0090_u64, 0x0000_0000_0001_00d0_u64,
+                        0x0000_0000_0000_4130_u64, 0x0000_0000_0001_0190_u64,
+                    ],
+                    images: [
+                        3, 14, 27, 39, 51, 112, 225, 274, 295, 367, 435, 467, 490, 507,
+                        531, 538, 563, 601, 619, 634, 659, 667,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_00d0_u64, next, left, 14)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0190_u64, next, left, 39)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0090_u64, next, left, 112)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0201_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_0090_u64, next, left, 274)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_01d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01d0_u64, next, left, 295)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_8090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8090_u64, next, left, 490)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0190_u64, next, left, 507)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_80d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80d0_u64, next, left, 538)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_0090_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0090_u64, next, left, 619)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_00d0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00d0_u64, next, left, 634)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0190_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0190_u64, next, left, 667)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<11> = Set {
+                    masks: [
+                        0x0000_0000_0000_00d0_u64, 0x0000_0000_0000_0190_u64,
+                        0x0000_0000_0001_0090_u64, 0x0000_0000_0201_0090_u64,
+                        0x0000_0000_0000_01d0_u64, 0x0000_0000_0001_8090_u64,
+                        0x0000_0000_0002_0190_u64, 0x0000_0000_0000_80d0_u64,
+                        0x0000_0000_0003_0090_u64, 0x0000_0000_0001_00d0_u64,
+                        0x0000_0000_0001_0190_u64,
+                    ],
+                    images: [14, 39, 112, 274, 295, 490, 507, 538, 619, 634, 667],
+                    shapes: [0, 0, 0, 1, 2, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_0130_u64, next, left, 27)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4030_u64, next, left, 51)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0080_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4030_u64, next, left, 225)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0002_4030_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4030_u64, next, left, 467)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0002_0130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0130_u64, next, left, 563)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4830_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4830_u64, next, left, 601)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0000_4130_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4130_u64, next, left, 659)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0000_0130_u64, 0x0000_0000_0000_4030_u64,
+                        0x0000_0000_0080_4030_u64, 0x0000_0000_0002_4030_u64,
+                        0x0000_0000_0002_0130_u64, 0x0000_0000_0000_4830_u64,
+                        0x0000_0000_0000_4130_u64,
+                    ],
+                    images: [27, 51, 225, 467, 563, 601, 659],
+                    shapes: [0, 0, 1, 4, 5, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -6552,442 +1284,73 @@ impl Solver {
         match ilsi {
             /// +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_01a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01a0_u64, next, left, 15)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6020_u64, next, left, 87)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4120_u64, next, left, 101)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0120_u64, next, left, 113)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4020_u64, next, left, 125)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4820_u64, next, left, 134)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_01e0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01e0_u64, next, left, 151)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7020_u64, next, left, 187)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_4020_u64, next, left, 231)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4120_u64, next, left, 269)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_0120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_0120_u64, next, left, 275)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_4020_u64, next, left, 281)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_4020_u64, next, left, 284)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0080_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6020_u64, next, left, 333)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4820_u64, next, left, 344)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_4020_u64, next, left, 353)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4820_u64, next, left, 356)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0040_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6020_u64, next, left, 405)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4920_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4920_u64, next, left, 416)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4020_u64, next, left, 425)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4820_u64, next, left, 428)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_41a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_41a0_u64, next, left, 443)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4c20_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c20_u64, next, left, 449)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_0120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0120_u64, next, left, 491)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6020_u64, next, left, 515)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_01a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_01a0_u64, next, left, 539)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6420_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6420_u64, next, left, 553)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4020_u64, next, left, 587)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6120_u64, next, left, 611)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0002_01a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_01a0_u64, next, left, 635)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6020_u64, next, left, 643)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6820_u64, next, left, 681)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<32> = Set {
+                    masks: [
+                        0x0000_0000_0000_01a0_u64, 0x0000_0000_0000_6020_u64,
+                        0x0000_0000_0000_4120_u64, 0x0000_0000_0002_0120_u64,
+                        0x0000_0000_0002_4020_u64, 0x0000_0000_0000_4820_u64,
+                        0x0000_0000_0000_01e0_u64, 0x0000_0000_0000_7020_u64,
+                        0x0000_0000_00c0_4020_u64, 0x0000_0000_0080_4120_u64,
+                        0x0000_0000_0402_0120_u64, 0x0000_0000_0480_4020_u64,
+                        0x0000_0000_0090_4020_u64, 0x0000_0000_0080_6020_u64,
+                        0x0000_0000_0002_4820_u64, 0x0000_0000_0082_4020_u64,
+                        0x0000_0000_0080_4820_u64, 0x0000_0000_0040_6020_u64,
+                        0x0000_0000_0000_4920_u64, 0x0000_0000_0402_4020_u64,
+                        0x0000_0000_0010_4820_u64, 0x0000_0000_0000_41a0_u64,
+                        0x0000_0000_0000_4c20_u64, 0x0000_0000_0003_0120_u64,
+                        0x0000_0000_0001_6020_u64, 0x0000_0000_0001_01a0_u64,
+                        0x0000_0000_0000_6420_u64, 0x0000_0000_0003_4020_u64,
+                        0x0000_0000_0000_6120_u64, 0x0000_0000_0002_01a0_u64,
+                        0x0000_0000_0002_6020_u64, 0x0000_0000_0000_6820_u64,
+                    ],
+                    images: [
+                        15, 87, 101, 113, 125, 134, 151, 187, 231, 269, 275, 281, 284,
+                        333, 344, 353, 356, 405, 416, 425, 428, 443, 449, 491, 515, 539,
+                        553, 587, 611, 635, 643, 681,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4,
+                        4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6020_u64, next, left, 87)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4020_u64, next, left, 125)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4820_u64, next, left, 134)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_7020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7020_u64, next, left, 187)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_4020_u64, next, left, 231)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_4020_u64, next, left, 281)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_4020_u64, next, left, 284)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0080_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6020_u64, next, left, 333)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4820_u64, next, left, 344)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_4020_u64, next, left, 353)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4820_u64, next, left, 356)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0040_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6020_u64, next, left, 405)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4020_u64, next, left, 425)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4820_u64, next, left, 428)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_4c20_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c20_u64, next, left, 449)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6020_u64, next, left, 515)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_6420_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6420_u64, next, left, 553)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_4020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4020_u64, next, left, 587)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0002_6020_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6020_u64, next, left, 643)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6820_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6820_u64, next, left, 681)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<20> = Set {
+                    masks: [
+                        0x0000_0000_0000_6020_u64, 0x0000_0000_0002_4020_u64,
+                        0x0000_0000_0000_4820_u64, 0x0000_0000_0000_7020_u64,
+                        0x0000_0000_00c0_4020_u64, 0x0000_0000_0480_4020_u64,
+                        0x0000_0000_0090_4020_u64, 0x0000_0000_0080_6020_u64,
+                        0x0000_0000_0002_4820_u64, 0x0000_0000_0082_4020_u64,
+                        0x0000_0000_0080_4820_u64, 0x0000_0000_0040_6020_u64,
+                        0x0000_0000_0402_4020_u64, 0x0000_0000_0010_4820_u64,
+                        0x0000_0000_0000_4c20_u64, 0x0000_0000_0001_6020_u64,
+                        0x0000_0000_0000_6420_u64, 0x0000_0000_0003_4020_u64,
+                        0x0000_0000_0002_6020_u64, 0x0000_0000_0000_6820_u64,
+                    ],
+                    images: [
+                        87, 125, 134, 187, 231, 281, 284, 333, 344, 353, 356, 405, 425,
+                        428, 449, 515, 553, 587, 643, 681,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_01a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01a0_u64, next, left, 15)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_0120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0120_u64, next, left, 113)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_01e0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_01e0_u64, next, left, 151)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_0120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_0120_u64, next, left, 275)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0003_0120_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0120_u64, next, left, 491)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_01a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_01a0_u64, next, left, 539)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0002_01a0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_01a0_u64, next, left, 635)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0000_01a0_u64, 0x0000_0000_0002_0120_u64,
+                        0x0000_0000_0000_01e0_u64, 0x0000_0000_0402_0120_u64,
+                        0x0000_0000_0003_0120_u64, 0x0000_0000_0001_01a0_u64,
+                        0x0000_0000_0002_01a0_u64,
+                    ],
+                    images: [15, 113, 151, 275, 491, 539, 635],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z filled
             _ => {}
@@ -7007,340 +1370,63 @@ impl Solver {
         match ilsi {
             /// +x open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_00c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00c0_u64, next, left, 52)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_80c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_80c0_u64, next, left, 64)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8040_u64, next, left, 76)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9040_u64, next, left, 135)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_01c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_01c0_u64, next, left, 170)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_81c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_81c0_u64, next, left, 176)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_8040_u64, next, left, 182)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_80c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_80c0_u64, next, left, 220)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_00c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_00c0_u64, next, left, 226)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0300_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_8040_u64, next, left, 238)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9240_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9240_u64, next, left, 258)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_8040_u64, next, left, 285)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0001_01c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_01c0_u64, next, left, 302)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_8040_u64, next, left, 328)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9040_u64, next, left, 357)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0003_00c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_00c0_u64, next, left, 380)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_8040_u64, next, left, 400)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9040_u64, next, left, 429)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0000_90c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_90c0_u64, next, left, 474)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a040_u64, next, left, 522)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_b040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b040_u64, next, left, 578)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_20c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_20c0_u64, next, left, 602)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9040_u64, next, left, 650)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<23> = Set {
+                    masks: [
+                        0x0000_0000_0001_00c0_u64, 0x0000_0000_0000_80c0_u64,
+                        0x0000_0000_0001_8040_u64, 0x0000_0000_0000_9040_u64,
+                        0x0000_0000_0002_01c0_u64, 0x0000_0000_0000_81c0_u64,
+                        0x0000_0000_0003_8040_u64, 0x0000_0000_0100_80c0_u64,
+                        0x0000_0000_0201_00c0_u64, 0x0000_0000_0300_8040_u64,
+                        0x0000_0000_0000_9240_u64, 0x0000_0000_0120_8040_u64,
+                        0x0000_0000_0001_01c0_u64, 0x0000_0000_0101_8040_u64,
+                        0x0000_0000_0100_9040_u64, 0x0000_0000_0003_00c0_u64,
+                        0x0000_0000_0201_8040_u64, 0x0000_0000_0020_9040_u64,
+                        0x0000_0000_0000_90c0_u64, 0x0000_0000_0001_a040_u64,
+                        0x0000_0000_0000_b040_u64, 0x0000_0000_0001_20c0_u64,
+                        0x0000_0000_0001_9040_u64,
+                    ],
+                    images: [
+                        52, 64, 76, 135, 170, 176, 182, 220, 226, 238, 258, 285, 302,
+                        328, 357, 380, 400, 429, 474, 522, 578, 602, 650,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5,
+                        6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8040_u64, next, left, 76)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9040_u64, next, left, 135)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_8040_u64, next, left, 182)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0300_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_8040_u64, next, left, 238)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9240_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9240_u64, next, left, 258)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_8040_u64, next, left, 285)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0101_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_8040_u64, next, left, 328)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9040_u64, next, left, 357)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0201_8040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_8040_u64, next, left, 400)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9040_u64, next, left, 429)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_a040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a040_u64, next, left, 522)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0000_b040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b040_u64, next, left, 578)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0001_9040_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9040_u64, next, left, 650)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0001_8040_u64, 0x0000_0000_0000_9040_u64,
+                        0x0000_0000_0003_8040_u64, 0x0000_0000_0300_8040_u64,
+                        0x0000_0000_0000_9240_u64, 0x0000_0000_0120_8040_u64,
+                        0x0000_0000_0101_8040_u64, 0x0000_0000_0100_9040_u64,
+                        0x0000_0000_0201_8040_u64, 0x0000_0000_0020_9040_u64,
+                        0x0000_0000_0001_a040_u64, 0x0000_0000_0000_b040_u64,
+                        0x0000_0000_0001_9040_u64,
+                    ],
+                    images: [
+                        76, 135, 182, 238, 258, 285, 328, 357, 400, 429, 522, 578, 650,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_00c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_00c0_u64, next, left, 52)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_01c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_01c0_u64, next, left, 170)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_00c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_00c0_u64, next, left, 226)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0001_01c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_01c0_u64, next, left, 302)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0003_00c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_00c0_u64, next, left, 380)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_20c0_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_20c0_u64, next, left, 602)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<6> = Set {
+                    masks: [
+                        0x0000_0000_0001_00c0_u64, 0x0000_0000_0002_01c0_u64,
+                        0x0000_0000_0201_00c0_u64, 0x0000_0000_0001_01c0_u64,
+                        0x0000_0000_0003_00c0_u64, 0x0000_0000_0001_20c0_u64,
+                    ],
+                    images: [52, 170, 226, 302, 380, 602],
+                    shapes: [0, 1, 1, 2, 3, 5],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z filled
             _ => {}
@@ -7360,380 +1446,68 @@ impl Solver {
         match ilsi {
             /// +x open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0002_0180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0180_u64, next, left, 53)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_0180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_0180_u64, next, left, 65)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0080_u64, next, left, 77)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8080_u64, next, left, 88)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2080_u64, next, left, 136)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0201_0180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_0180_u64, next, left, 221)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_0180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_0180_u64, next, left, 227)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0301_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_0080_u64, next, left, 232)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_0080_u64, next, left, 239)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2480_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2480_u64, next, left, 259)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0241_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0241_0080_u64, next, left, 286)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0003_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_8080_u64, next, left, 308)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_0080_u64, next, left, 329)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_8080_u64, next, left, 334)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2080_u64, next, left, 358)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_8180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8180_u64, next, left, 374)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0403_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_0080_u64, next, left, 401)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_8080_u64, next, left, 406)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2080_u64, next, left, 430)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_3080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3080_u64, next, left, 450)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2180_u64, next, left, 475)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_4080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4080_u64, next, left, 523)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_9080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9080_u64, next, left, 554)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6080_u64, next, left, 579)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4180_u64, next, left, 603)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0003_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2080_u64, next, left, 651)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a080_u64, next, left, 682)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<27> = Set {
+                    masks: [
+                        0x0000_0000_0002_0180_u64, 0x0000_0000_0001_0180_u64,
+                        0x0000_0000_0003_0080_u64, 0x0000_0000_0001_8080_u64,
+                        0x0000_0000_0001_2080_u64, 0x0000_0000_0201_0180_u64,
+                        0x0000_0000_0402_0180_u64, 0x0000_0000_0301_0080_u64,
+                        0x0000_0000_0601_0080_u64, 0x0000_0000_0001_2480_u64,
+                        0x0000_0000_0241_0080_u64, 0x0000_0000_0003_8080_u64,
+                        0x0000_0000_0203_0080_u64, 0x0000_0000_0201_8080_u64,
+                        0x0000_0000_0201_2080_u64, 0x0000_0000_0001_8180_u64,
+                        0x0000_0000_0403_0080_u64, 0x0000_0000_0101_8080_u64,
+                        0x0000_0000_0041_2080_u64, 0x0000_0000_0001_3080_u64,
+                        0x0000_0000_0001_2180_u64, 0x0000_0000_0003_4080_u64,
+                        0x0000_0000_0001_9080_u64, 0x0000_0000_0001_6080_u64,
+                        0x0000_0000_0002_4180_u64, 0x0000_0000_0003_2080_u64,
+                        0x0000_0000_0001_a080_u64,
+                    ],
+                    images: [
+                        53, 65, 77, 88, 136, 221, 227, 232, 239, 259, 286, 308, 329, 334,
+                        358, 374, 401, 406, 430, 450, 475, 523, 554, 579, 603, 651, 682,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4,
+                        5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0003_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0080_u64, next, left, 77)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_8080_u64, next, left, 88)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2080_u64, next, left, 136)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0301_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_0080_u64, next, left, 232)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_0080_u64, next, left, 239)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2480_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2480_u64, next, left, 259)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0241_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0241_0080_u64, next, left, 286)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0003_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_8080_u64, next, left, 308)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_0080_u64, next, left, 329)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_8080_u64, next, left, 334)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2080_u64, next, left, 358)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0403_0080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_0080_u64, next, left, 401)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_8080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_8080_u64, next, left, 406)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2080_u64, next, left, 430)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0001_3080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3080_u64, next, left, 450)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_4080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4080_u64, next, left, 523)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0001_9080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9080_u64, next, left, 554)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6080_u64, next, left, 579)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0003_2080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2080_u64, next, left, 651)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a080_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a080_u64, next, left, 682)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<20> = Set {
+                    masks: [
+                        0x0000_0000_0003_0080_u64, 0x0000_0000_0001_8080_u64,
+                        0x0000_0000_0001_2080_u64, 0x0000_0000_0301_0080_u64,
+                        0x0000_0000_0601_0080_u64, 0x0000_0000_0001_2480_u64,
+                        0x0000_0000_0241_0080_u64, 0x0000_0000_0003_8080_u64,
+                        0x0000_0000_0203_0080_u64, 0x0000_0000_0201_8080_u64,
+                        0x0000_0000_0201_2080_u64, 0x0000_0000_0403_0080_u64,
+                        0x0000_0000_0101_8080_u64, 0x0000_0000_0041_2080_u64,
+                        0x0000_0000_0001_3080_u64, 0x0000_0000_0003_4080_u64,
+                        0x0000_0000_0001_9080_u64, 0x0000_0000_0001_6080_u64,
+                        0x0000_0000_0003_2080_u64, 0x0000_0000_0001_a080_u64,
+                    ],
+                    images: [
+                        77, 88, 136, 232, 239, 259, 286, 308, 329, 334, 358, 401, 406,
+                        430, 450, 523, 554, 579, 651, 682,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0002_0180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_0180_u64, next, left, 53)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0402_0180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_0180_u64, next, left, 227)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0002_4180_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4180_u64, next, left, 603)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<3> = Set {
+                    masks: [
+                        0x0000_0000_0002_0180_u64, 0x0000_0000_0402_0180_u64,
+                        0x0000_0000_0002_4180_u64,
+                    ],
+                    images: [53, 227, 603],
+                    shapes: [0, 1, 5],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z filled
             _ => {}
@@ -7753,112 +1527,22 @@ impl Solver {
         match ilsi {
             /// +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0003_0100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_0100_u64, next, left, 89)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4100_u64, next, left, 137)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_8100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_8100_u64, next, left, 188)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0602_0100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0602_0100_u64, next, left, 233)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_4900_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4900_u64, next, left, 260)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0482_0100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0482_0100_u64, next, left, 287)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0403_0100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_0100_u64, next, left, 335)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4100_u64, next, left, 359)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0203_0100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_0100_u64, next, left, 407)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_4100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_4100_u64, next, left, 431)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0002_6100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6100_u64, next, left, 451)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0003_2100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2100_u64, next, left, 555)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0003_4100_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4100_u64, next, left, 683)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_0003_0100_u64, 0x0000_0000_0002_4100_u64,
+                        0x0000_0000_0003_8100_u64, 0x0000_0000_0602_0100_u64,
+                        0x0000_0000_0002_4900_u64, 0x0000_0000_0482_0100_u64,
+                        0x0000_0000_0403_0100_u64, 0x0000_0000_0402_4100_u64,
+                        0x0000_0000_0203_0100_u64, 0x0000_0000_0082_4100_u64,
+                        0x0000_0000_0002_6100_u64, 0x0000_0000_0003_2100_u64,
+                        0x0000_0000_0003_4100_u64,
+                    ],
+                    images: [
+                        89, 137, 188, 233, 260, 287, 335, 359, 407, 431, 451, 555, 683,
+                    ],
+                    shapes: [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +z filled
             _ => {}
@@ -7879,1118 +1563,179 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1600_u64, next, left, 4)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2600_u64, next, left, 28)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3200_u64, next, left, 40)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0600_u64, next, left, 54)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0600_u64, next, left, 66)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0200_u64, next, left, 78)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1200_u64, next, left, 102)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1200_u64, next, left, 114)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0200_u64, next, left, 126)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_1e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1e00_u64, next, left, 146)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4e00_u64, next, left, 158)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7200_u64, next, left, 164)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0e00_u64, next, left, 171)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0e00_u64, next, left, 177)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_001c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0200_u64, next, left, 183)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2600_u64, next, left, 194)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9200_u64, next, left, 200)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9600_u64, next, left, 206)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_9200_u64, next, left, 243)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9200_u64, next, left, 249)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_0200_u64, next, left, 255)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_2e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2e00_u64, next, left, 290)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0e00_u64, next, left, 303)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b200_u64, next, left, 320)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9200_u64, next, left, 339)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_6600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6600_u64, next, left, 362)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0600_u64, next, left, 381)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3200_u64, next, left, 392)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1200_u64, next, left, 411)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0020_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1600_u64, next, left, 436)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_0200_u64, next, left, 460)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0600_u64, next, left, 468)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_1200_u64, next, left, 484)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_2600_u64, next, left, 500)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3200_u64, next, left, 508)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0008_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_1600_u64, next, left, 532)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_004c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0200_u64, next, left, 548)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2600_u64, next, left, 564)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_3200_u64, next, left, 572)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0600_u64, next, left, 596)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1200_u64, next, left, 620)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0004_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1600_u64, next, left, 628)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2600_u64, next, left, 660)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3200_u64, next, left, 668)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0200_u64, next, left, 676)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<45> = Set {
+                    masks: [
+                        0x0000_0000_0000_1600_u64, 0x0000_0000_0000_2600_u64,
+                        0x0000_0000_0000_3200_u64, 0x0000_0000_0008_0600_u64,
+                        0x0000_0000_0004_0600_u64, 0x0000_0000_000c_0200_u64,
+                        0x0000_0000_0004_1200_u64, 0x0000_0000_0020_1200_u64,
+                        0x0000_0000_0024_0200_u64, 0x0000_0000_0000_1e00_u64,
+                        0x0000_0000_0000_4e00_u64, 0x0000_0000_0000_7200_u64,
+                        0x0000_0000_0010_0e00_u64, 0x0000_0000_0004_0e00_u64,
+                        0x0000_0000_001c_0200_u64, 0x0000_0000_0001_2600_u64,
+                        0x0000_0000_0001_9200_u64, 0x0000_0000_0000_9600_u64,
+                        0x0000_0000_0004_9200_u64, 0x0000_0000_0100_9200_u64,
+                        0x0000_0000_0124_0200_u64, 0x0000_0000_0000_2e00_u64,
+                        0x0000_0000_0008_0e00_u64, 0x0000_0000_0000_b200_u64,
+                        0x0000_0000_0020_9200_u64, 0x0000_0000_0000_6600_u64,
+                        0x0000_0000_0018_0600_u64, 0x0000_0000_0001_3200_u64,
+                        0x0000_0000_0120_1200_u64, 0x0000_0000_0020_1600_u64,
+                        0x0000_0000_0064_0200_u64, 0x0000_0000_0048_0600_u64,
+                        0x0000_0000_000c_1200_u64, 0x0000_0000_0004_2600_u64,
+                        0x0000_0000_0040_3200_u64, 0x0000_0000_0008_1600_u64,
+                        0x0000_0000_004c_0200_u64, 0x0000_0000_0040_2600_u64,
+                        0x0000_0000_0004_3200_u64, 0x0000_0000_0024_0600_u64,
+                        0x0000_0000_0060_1200_u64, 0x0000_0000_0004_1600_u64,
+                        0x0000_0000_0008_2600_u64, 0x0000_0000_0020_3200_u64,
+                        0x0000_0000_002c_0200_u64,
+                    ],
+                    images: [
+                        4, 28, 40, 54, 66, 78, 102, 114, 126, 146, 158, 164, 171, 177,
+                        183, 194, 200, 206, 243, 249, 255, 290, 303, 320, 339, 362, 381,
+                        392, 411, 436, 460, 468, 484, 500, 508, 532, 548, 564, 572, 596,
+                        620, 628, 660, 668, 676,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
+                        2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 6, 6, 6,
+                        6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3200_u64, next, left, 40)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0200_u64, next, left, 78)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_1200_u64, next, left, 102)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1200_u64, next, left, 114)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0200_u64, next, left, 126)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_7200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7200_u64, next, left, 164)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_001c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0200_u64, next, left, 183)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9200_u64, next, left, 200)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_9200_u64, next, left, 243)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9200_u64, next, left, 249)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_0200_u64, next, left, 255)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_b200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b200_u64, next, left, 320)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9200_u64, next, left, 339)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3200_u64, next, left, 392)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1200_u64, next, left, 411)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0064_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_0200_u64, next, left, 460)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_1200_u64, next, left, 484)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3200_u64, next, left, 508)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_004c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0200_u64, next, left, 548)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_3200_u64, next, left, 572)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1200_u64, next, left, 620)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0020_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3200_u64, next, left, 668)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0200_u64, next, left, 676)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<23> = Set {
+                    masks: [
+                        0x0000_0000_0000_3200_u64, 0x0000_0000_000c_0200_u64,
+                        0x0000_0000_0004_1200_u64, 0x0000_0000_0020_1200_u64,
+                        0x0000_0000_0024_0200_u64, 0x0000_0000_0000_7200_u64,
+                        0x0000_0000_001c_0200_u64, 0x0000_0000_0001_9200_u64,
+                        0x0000_0000_0004_9200_u64, 0x0000_0000_0100_9200_u64,
+                        0x0000_0000_0124_0200_u64, 0x0000_0000_0000_b200_u64,
+                        0x0000_0000_0020_9200_u64, 0x0000_0000_0001_3200_u64,
+                        0x0000_0000_0120_1200_u64, 0x0000_0000_0064_0200_u64,
+                        0x0000_0000_000c_1200_u64, 0x0000_0000_0040_3200_u64,
+                        0x0000_0000_004c_0200_u64, 0x0000_0000_0004_3200_u64,
+                        0x0000_0000_0060_1200_u64, 0x0000_0000_0020_3200_u64,
+                        0x0000_0000_002c_0200_u64,
+                    ],
+                    images: [
+                        40, 78, 102, 114, 126, 164, 183, 200, 243, 249, 255, 320, 339,
+                        392, 411, 460, 484, 508, 548, 572, 620, 668, 676,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 6,
+                        6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2600_u64, next, left, 28)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0600_u64, next, left, 54)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0600_u64, next, left, 66)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0200_u64, next, left, 78)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0200_u64, next, left, 126)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_4e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4e00_u64, next, left, 158)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0e00_u64, next, left, 171)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_0e00_u64, next, left, 177)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_001c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0200_u64, next, left, 183)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2600_u64, next, left, 194)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_0200_u64, next, left, 255)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_2e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2e00_u64, next, left, 290)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0e00_u64, next, left, 303)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_6600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6600_u64, next, left, 362)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0600_u64, next, left, 381)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0064_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_0200_u64, next, left, 460)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0600_u64, next, left, 468)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0004_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0004_2600_u64, next, left, 500)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_004c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0200_u64, next, left, 548)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2600_u64, next, left, 564)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0600_u64, next, left, 596)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0008_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2600_u64, next, left, 660)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0200_u64, next, left, 676)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<23> = Set {
+                    masks: [
+                        0x0000_0000_0000_2600_u64, 0x0000_0000_0008_0600_u64,
+                        0x0000_0000_0004_0600_u64, 0x0000_0000_000c_0200_u64,
+                        0x0000_0000_0024_0200_u64, 0x0000_0000_0000_4e00_u64,
+                        0x0000_0000_0010_0e00_u64, 0x0000_0000_0004_0e00_u64,
+                        0x0000_0000_001c_0200_u64, 0x0000_0000_0001_2600_u64,
+                        0x0000_0000_0124_0200_u64, 0x0000_0000_0000_2e00_u64,
+                        0x0000_0000_0008_0e00_u64, 0x0000_0000_0000_6600_u64,
+                        0x0000_0000_0018_0600_u64, 0x0000_0000_0064_0200_u64,
+                        0x0000_0000_0048_0600_u64, 0x0000_0000_0004_2600_u64,
+                        0x0000_0000_004c_0200_u64, 0x0000_0000_0040_2600_u64,
+                        0x0000_0000_0024_0600_u64, 0x0000_0000_0008_2600_u64,
+                        0x0000_0000_002c_0200_u64,
+                    ],
+                    images: [
+                        28, 54, 66, 78, 126, 158, 171, 177, 183, 194, 255, 290, 303, 362,
+                        381, 460, 468, 500, 548, 564, 596, 660, 676,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 6,
+                        6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_000c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0200_u64, next, left, 78)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_0200_u64, next, left, 126)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_001c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0200_u64, next, left, 183)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_0200_u64, next, left, 255)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0064_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_0200_u64, next, left, 460)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_004c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0200_u64, next, left, 548)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_002c_0200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0200_u64, next, left, 676)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_000c_0200_u64, 0x0000_0000_0024_0200_u64,
+                        0x0000_0000_001c_0200_u64, 0x0000_0000_0124_0200_u64,
+                        0x0000_0000_0064_0200_u64, 0x0000_0000_004c_0200_u64,
+                        0x0000_0000_002c_0200_u64,
+                    ],
+                    images: [78, 126, 183, 255, 460, 548, 676],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1600_u64, next, left, 4)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2600_u64, next, left, 28)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3200_u64, next, left, 40)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0600_u64, next, left, 54)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1200_u64, next, left, 114)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_1e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_1e00_u64, next, left, 146)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4e00_u64, next, left, 158)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_7200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7200_u64, next, left, 164)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0e00_u64, next, left, 171)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2600_u64, next, left, 194)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9200_u64, next, left, 200)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_9600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_9600_u64, next, left, 206)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9200_u64, next, left, 249)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_2e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2e00_u64, next, left, 290)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0e00_u64, next, left, 303)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b200_u64, next, left, 320)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9200_u64, next, left, 339)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_6600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6600_u64, next, left, 362)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0600_u64, next, left, 381)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3200_u64, next, left, 392)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1200_u64, next, left, 411)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0020_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1600_u64, next, left, 436)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0600_u64, next, left, 468)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3200_u64, next, left, 508)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0008_1600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_1600_u64, next, left, 532)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2600_u64, next, left, 564)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1200_u64, next, left, 620)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0008_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2600_u64, next, left, 660)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3200_u64, next, left, 668)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<29> = Set {
+                    masks: [
+                        0x0000_0000_0000_1600_u64, 0x0000_0000_0000_2600_u64,
+                        0x0000_0000_0000_3200_u64, 0x0000_0000_0008_0600_u64,
+                        0x0000_0000_0020_1200_u64, 0x0000_0000_0000_1e00_u64,
+                        0x0000_0000_0000_4e00_u64, 0x0000_0000_0000_7200_u64,
+                        0x0000_0000_0010_0e00_u64, 0x0000_0000_0001_2600_u64,
+                        0x0000_0000_0001_9200_u64, 0x0000_0000_0000_9600_u64,
+                        0x0000_0000_0100_9200_u64, 0x0000_0000_0000_2e00_u64,
+                        0x0000_0000_0008_0e00_u64, 0x0000_0000_0000_b200_u64,
+                        0x0000_0000_0020_9200_u64, 0x0000_0000_0000_6600_u64,
+                        0x0000_0000_0018_0600_u64, 0x0000_0000_0001_3200_u64,
+                        0x0000_0000_0120_1200_u64, 0x0000_0000_0020_1600_u64,
+                        0x0000_0000_0048_0600_u64, 0x0000_0000_0040_3200_u64,
+                        0x0000_0000_0008_1600_u64, 0x0000_0000_0040_2600_u64,
+                        0x0000_0000_0060_1200_u64, 0x0000_0000_0008_2600_u64,
+                        0x0000_0000_0020_3200_u64,
+                    ],
+                    images: [
+                        4, 28, 40, 54, 114, 146, 158, 164, 171, 194, 200, 206, 249, 290,
+                        303, 320, 339, 362, 381, 392, 411, 436, 468, 508, 532, 564, 620,
+                        660, 668,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4,
+                        4, 4, 5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3200_u64, next, left, 40)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_1200_u64, next, left, 114)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_7200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7200_u64, next, left, 164)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9200_u64, next, left, 200)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9200_u64, next, left, 249)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_b200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b200_u64, next, left, 320)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9200_u64, next, left, 339)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3200_u64, next, left, 392)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1200_u64, next, left, 411)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0040_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3200_u64, next, left, 508)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0060_1200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1200_u64, next, left, 620)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0020_3200_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3200_u64, next, left, 668)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<12> = Set {
+                    masks: [
+                        0x0000_0000_0000_3200_u64, 0x0000_0000_0020_1200_u64,
+                        0x0000_0000_0000_7200_u64, 0x0000_0000_0001_9200_u64,
+                        0x0000_0000_0100_9200_u64, 0x0000_0000_0000_b200_u64,
+                        0x0000_0000_0020_9200_u64, 0x0000_0000_0001_3200_u64,
+                        0x0000_0000_0120_1200_u64, 0x0000_0000_0040_3200_u64,
+                        0x0000_0000_0060_1200_u64, 0x0000_0000_0020_3200_u64,
+                    ],
+                    images: [40, 114, 164, 200, 249, 320, 339, 392, 411, 508, 620, 668],
+                    shapes: [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2600_u64, next, left, 28)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0600_u64, next, left, 54)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_4e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4e00_u64, next, left, 158)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0e00_u64, next, left, 171)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2600_u64, next, left, 194)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_2e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2e00_u64, next, left, 290)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0e00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0e00_u64, next, left, 303)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_6600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6600_u64, next, left, 362)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0600_u64, next, left, 381)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0048_0600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0600_u64, next, left, 468)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0040_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2600_u64, next, left, 564)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0008_2600_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2600_u64, next, left, 660)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<12> = Set {
+                    masks: [
+                        0x0000_0000_0000_2600_u64, 0x0000_0000_0008_0600_u64,
+                        0x0000_0000_0000_4e00_u64, 0x0000_0000_0010_0e00_u64,
+                        0x0000_0000_0001_2600_u64, 0x0000_0000_0000_2e00_u64,
+                        0x0000_0000_0008_0e00_u64, 0x0000_0000_0000_6600_u64,
+                        0x0000_0000_0018_0600_u64, 0x0000_0000_0048_0600_u64,
+                        0x0000_0000_0040_2600_u64, 0x0000_0000_0008_2600_u64,
+                    ],
+                    images: [28, 54, 158, 171, 194, 290, 303, 362, 381, 468, 564, 660],
+                    shapes: [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -9011,1258 +1756,193 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 11;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c00_u64, next, left, 5)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3400_u64, next, left, 16)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c00_u64, next, left, 29)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6400_u64, next, left, 41)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c00_u64, next, left, 55)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c00_u64, next, left, 67)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0400_u64, next, left, 79)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0400_u64, next, left, 90)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2400_u64, next, left, 103)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2400_u64, next, left, 115)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0400_u64, next, left, 127)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4c00_u64, next, left, 195)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2400_u64, next, left, 201)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2c00_u64, next, left, 207)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a400_u64, next, left, 212)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0009_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0009_2400_u64, next, left, 244)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2400_u64, next, left, 250)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_0400_u64, next, left, 256)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_7400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7400_u64, next, left, 296)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_001c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0400_u64, next, left, 309)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3400_u64, next, left, 314)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6400_u64, next, left, 321)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2400_u64, next, left, 340)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_3c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3c00_u64, next, left, 368)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0c00_u64, next, left, 375)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b400_u64, next, left, 386)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6400_u64, next, left, 393)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2400_u64, next, left, 412)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0040_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2c00_u64, next, left, 437)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_3400_u64, next, left, 444)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_0400_u64, next, left, 461)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0c00_u64, next, left, 469)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_2400_u64, next, left, 485)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2400_u64, next, left, 492)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_4c00_u64, next, left, 501)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6400_u64, next, left, 509)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0400_u64, next, left, 516)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 9;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0010_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_2c00_u64, next, left, 533)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3400_u64, next, left, 540)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0098_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0400_u64, next, left, 549)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4c00_u64, next, left, 565)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_6400_u64, next, left, 573)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_0400_u64, next, left, 588)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0c00_u64, next, left, 597)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_2400_u64, next, left, 612)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2400_u64, next, left, 621)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0008_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2c00_u64, next, left, 629)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3400_u64, next, left, 636)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_004c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0400_u64, next, left, 644)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4c00_u64, next, left, 661)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6400_u64, next, left, 669)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0400_u64, next, left, 677)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<52> = Set {
+                    masks: [
+                        0x0000_0000_0000_2c00_u64, 0x0000_0000_0000_3400_u64,
+                        0x0000_0000_0000_4c00_u64, 0x0000_0000_0000_6400_u64,
+                        0x0000_0000_0010_0c00_u64, 0x0000_0000_0008_0c00_u64,
+                        0x0000_0000_0018_0400_u64, 0x0000_0000_000c_0400_u64,
+                        0x0000_0000_0008_2400_u64, 0x0000_0000_0040_2400_u64,
+                        0x0000_0000_0048_0400_u64, 0x0000_0000_0002_4c00_u64,
+                        0x0000_0000_0003_2400_u64, 0x0000_0000_0001_2c00_u64,
+                        0x0000_0000_0001_a400_u64, 0x0000_0000_0009_2400_u64,
+                        0x0000_0000_0201_2400_u64, 0x0000_0000_0248_0400_u64,
+                        0x0000_0000_0000_7400_u64, 0x0000_0000_001c_0400_u64,
+                        0x0000_0000_0001_3400_u64, 0x0000_0000_0001_6400_u64,
+                        0x0000_0000_0041_2400_u64, 0x0000_0000_0000_3c00_u64,
+                        0x0000_0000_000c_0c00_u64, 0x0000_0000_0000_b400_u64,
+                        0x0000_0000_0002_6400_u64, 0x0000_0000_0240_2400_u64,
+                        0x0000_0000_0040_2c00_u64, 0x0000_0000_0008_3400_u64,
+                        0x0000_0000_00c8_0400_u64, 0x0000_0000_0090_0c00_u64,
+                        0x0000_0000_0018_2400_u64, 0x0000_0000_0060_2400_u64,
+                        0x0000_0000_0008_4c00_u64, 0x0000_0000_0080_6400_u64,
+                        0x0000_0000_002c_0400_u64, 0x0000_0000_0010_2c00_u64,
+                        0x0000_0000_0020_3400_u64, 0x0000_0000_0098_0400_u64,
+                        0x0000_0000_0080_4c00_u64, 0x0000_0000_0008_6400_u64,
+                        0x0000_0000_0068_0400_u64, 0x0000_0000_0048_0c00_u64,
+                        0x0000_0000_000c_2400_u64, 0x0000_0000_00c0_2400_u64,
+                        0x0000_0000_0008_2c00_u64, 0x0000_0000_0040_3400_u64,
+                        0x0000_0000_004c_0400_u64, 0x0000_0000_0010_4c00_u64,
+                        0x0000_0000_0040_6400_u64, 0x0000_0000_0058_0400_u64,
+                    ],
+                    images: [
+                        5, 16, 29, 41, 55, 67, 79, 90, 103, 115, 127, 195, 201, 207, 212,
+                        244, 250, 256, 296, 309, 314, 321, 340, 368, 375, 386, 393, 412,
+                        437, 444, 461, 469, 485, 492, 501, 509, 516, 533, 540, 549, 565,
+                        573, 588, 597, 612, 621, 629, 636, 644, 661, 669, 677,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2,
+                        2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5,
+                        5, 5, 6, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3400_u64, next, left, 16)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6400_u64, next, left, 41)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0400_u64, next, left, 79)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0400_u64, next, left, 90)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_2400_u64, next, left, 103)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2400_u64, next, left, 115)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0400_u64, next, left, 127)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2400_u64, next, left, 201)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a400_u64, next, left, 212)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0009_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0009_2400_u64, next, left, 244)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2400_u64, next, left, 250)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_0400_u64, next, left, 256)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_7400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7400_u64, next, left, 296)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_001c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0400_u64, next, left, 309)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3400_u64, next, left, 314)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6400_u64, next, left, 321)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2400_u64, next, left, 340)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_b400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b400_u64, next, left, 386)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6400_u64, next, left, 393)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2400_u64, next, left, 412)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0008_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_3400_u64, next, left, 444)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_0400_u64, next, left, 461)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_2400_u64, next, left, 485)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2400_u64, next, left, 492)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6400_u64, next, left, 509)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0400_u64, next, left, 516)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0020_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3400_u64, next, left, 540)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0098_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0400_u64, next, left, 549)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_6400_u64, next, left, 573)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_0400_u64, next, left, 588)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_2400_u64, next, left, 612)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2400_u64, next, left, 621)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0040_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3400_u64, next, left, 636)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_004c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0400_u64, next, left, 644)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6400_u64, next, left, 669)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0400_u64, next, left, 677)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<36> = Set {
+                    masks: [
+                        0x0000_0000_0000_3400_u64, 0x0000_0000_0000_6400_u64,
+                        0x0000_0000_0018_0400_u64, 0x0000_0000_000c_0400_u64,
+                        0x0000_0000_0008_2400_u64, 0x0000_0000_0040_2400_u64,
+                        0x0000_0000_0048_0400_u64, 0x0000_0000_0003_2400_u64,
+                        0x0000_0000_0001_a400_u64, 0x0000_0000_0009_2400_u64,
+                        0x0000_0000_0201_2400_u64, 0x0000_0000_0248_0400_u64,
+                        0x0000_0000_0000_7400_u64, 0x0000_0000_001c_0400_u64,
+                        0x0000_0000_0001_3400_u64, 0x0000_0000_0001_6400_u64,
+                        0x0000_0000_0041_2400_u64, 0x0000_0000_0000_b400_u64,
+                        0x0000_0000_0002_6400_u64, 0x0000_0000_0240_2400_u64,
+                        0x0000_0000_0008_3400_u64, 0x0000_0000_00c8_0400_u64,
+                        0x0000_0000_0018_2400_u64, 0x0000_0000_0060_2400_u64,
+                        0x0000_0000_0080_6400_u64, 0x0000_0000_002c_0400_u64,
+                        0x0000_0000_0020_3400_u64, 0x0000_0000_0098_0400_u64,
+                        0x0000_0000_0008_6400_u64, 0x0000_0000_0068_0400_u64,
+                        0x0000_0000_000c_2400_u64, 0x0000_0000_00c0_2400_u64,
+                        0x0000_0000_0040_3400_u64, 0x0000_0000_004c_0400_u64,
+                        0x0000_0000_0040_6400_u64, 0x0000_0000_0058_0400_u64,
+                    ],
+                    images: [
+                        16, 41, 79, 90, 103, 115, 127, 201, 212, 244, 250, 256, 296, 309,
+                        314, 321, 340, 386, 393, 412, 444, 461, 485, 492, 509, 516, 540,
+                        549, 573, 588, 612, 621, 636, 644, 669, 677,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 4, 4,
+                        4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c00_u64, next, left, 29)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c00_u64, next, left, 55)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_0c00_u64, next, left, 67)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0400_u64, next, left, 79)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0400_u64, next, left, 90)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0400_u64, next, left, 127)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4c00_u64, next, left, 195)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_0400_u64, next, left, 256)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_001c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0400_u64, next, left, 309)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_000c_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0c00_u64, next, left, 375)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_00c8_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_0400_u64, next, left, 461)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0c00_u64, next, left, 469)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0008_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0008_4c00_u64, next, left, 501)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0400_u64, next, left, 516)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0098_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0400_u64, next, left, 549)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4c00_u64, next, left, 565)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_0400_u64, next, left, 588)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0c00_u64, next, left, 597)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_004c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0400_u64, next, left, 644)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4c00_u64, next, left, 661)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0400_u64, next, left, 677)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<21> = Set {
+                    masks: [
+                        0x0000_0000_0000_4c00_u64, 0x0000_0000_0010_0c00_u64,
+                        0x0000_0000_0008_0c00_u64, 0x0000_0000_0018_0400_u64,
+                        0x0000_0000_000c_0400_u64, 0x0000_0000_0048_0400_u64,
+                        0x0000_0000_0002_4c00_u64, 0x0000_0000_0248_0400_u64,
+                        0x0000_0000_001c_0400_u64, 0x0000_0000_000c_0c00_u64,
+                        0x0000_0000_00c8_0400_u64, 0x0000_0000_0090_0c00_u64,
+                        0x0000_0000_0008_4c00_u64, 0x0000_0000_002c_0400_u64,
+                        0x0000_0000_0098_0400_u64, 0x0000_0000_0080_4c00_u64,
+                        0x0000_0000_0068_0400_u64, 0x0000_0000_0048_0c00_u64,
+                        0x0000_0000_004c_0400_u64, 0x0000_0000_0010_4c00_u64,
+                        0x0000_0000_0058_0400_u64,
+                    ],
+                    images: [
+                        29, 55, 67, 79, 90, 127, 195, 256, 309, 375, 461, 469, 501, 516,
+                        549, 565, 588, 597, 644, 661, 677,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0018_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0400_u64, next, left, 79)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_000c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_000c_0400_u64, next, left, 90)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_0400_u64, next, left, 127)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0248_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_0400_u64, next, left, 256)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_001c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0400_u64, next, left, 309)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_00c8_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_0400_u64, next, left, 461)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0400_u64, next, left, 516)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0098_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0400_u64, next, left, 549)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_0400_u64, next, left, 588)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_004c_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0400_u64, next, left, 644)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_0400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0400_u64, next, left, 677)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<11> = Set {
+                    masks: [
+                        0x0000_0000_0018_0400_u64, 0x0000_0000_000c_0400_u64,
+                        0x0000_0000_0048_0400_u64, 0x0000_0000_0248_0400_u64,
+                        0x0000_0000_001c_0400_u64, 0x0000_0000_00c8_0400_u64,
+                        0x0000_0000_002c_0400_u64, 0x0000_0000_0098_0400_u64,
+                        0x0000_0000_0068_0400_u64, 0x0000_0000_004c_0400_u64,
+                        0x0000_0000_0058_0400_u64,
+                    ],
+                    images: [79, 90, 127, 256, 309, 461, 516, 549, 588, 644, 677],
+                    shapes: [0, 0, 0, 1, 2, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_2c00_u64, next, left, 5)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3400_u64, next, left, 16)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c00_u64, next, left, 29)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6400_u64, next, left, 41)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c00_u64, next, left, 55)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2400_u64, next, left, 115)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4c00_u64, next, left, 195)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2400_u64, next, left, 201)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_2c00_u64, next, left, 207)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a400_u64, next, left, 212)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2400_u64, next, left, 250)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_7400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7400_u64, next, left, 296)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3400_u64, next, left, 314)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6400_u64, next, left, 321)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2400_u64, next, left, 340)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_3c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3c00_u64, next, left, 368)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_b400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b400_u64, next, left, 386)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6400_u64, next, left, 393)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2400_u64, next, left, 412)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0040_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2c00_u64, next, left, 437)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0c00_u64, next, left, 469)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2400_u64, next, left, 492)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6400_u64, next, left, 509)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0010_2c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_2c00_u64, next, left, 533)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3400_u64, next, left, 540)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4c00_u64, next, left, 565)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2400_u64, next, left, 621)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0040_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3400_u64, next, left, 636)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4c00_u64, next, left, 661)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6400_u64, next, left, 669)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<30> = Set {
+                    masks: [
+                        0x0000_0000_0000_2c00_u64, 0x0000_0000_0000_3400_u64,
+                        0x0000_0000_0000_4c00_u64, 0x0000_0000_0000_6400_u64,
+                        0x0000_0000_0010_0c00_u64, 0x0000_0000_0040_2400_u64,
+                        0x0000_0000_0002_4c00_u64, 0x0000_0000_0003_2400_u64,
+                        0x0000_0000_0001_2c00_u64, 0x0000_0000_0001_a400_u64,
+                        0x0000_0000_0201_2400_u64, 0x0000_0000_0000_7400_u64,
+                        0x0000_0000_0001_3400_u64, 0x0000_0000_0001_6400_u64,
+                        0x0000_0000_0041_2400_u64, 0x0000_0000_0000_3c00_u64,
+                        0x0000_0000_0000_b400_u64, 0x0000_0000_0002_6400_u64,
+                        0x0000_0000_0240_2400_u64, 0x0000_0000_0040_2c00_u64,
+                        0x0000_0000_0090_0c00_u64, 0x0000_0000_0060_2400_u64,
+                        0x0000_0000_0080_6400_u64, 0x0000_0000_0010_2c00_u64,
+                        0x0000_0000_0020_3400_u64, 0x0000_0000_0080_4c00_u64,
+                        0x0000_0000_00c0_2400_u64, 0x0000_0000_0040_3400_u64,
+                        0x0000_0000_0010_4c00_u64, 0x0000_0000_0040_6400_u64,
+                    ],
+                    images: [
+                        5, 16, 29, 41, 55, 115, 195, 201, 207, 212, 250, 296, 314, 321,
+                        340, 368, 386, 393, 412, 437, 469, 492, 509, 533, 540, 565, 621,
+                        636, 661, 669,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4,
+                        4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_3400_u64, next, left, 16)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0000_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6400_u64, next, left, 41)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_2400_u64, next, left, 115)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2400_u64, next, left, 201)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a400_u64, next, left, 212)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2400_u64, next, left, 250)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0000_7400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7400_u64, next, left, 296)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3400_u64, next, left, 314)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6400_u64, next, left, 321)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2400_u64, next, left, 340)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0000_b400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b400_u64, next, left, 386)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6400_u64, next, left, 393)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2400_u64, next, left, 412)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0060_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2400_u64, next, left, 492)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6400_u64, next, left, 509)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0020_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3400_u64, next, left, 540)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2400_u64, next, left, 621)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0040_3400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3400_u64, next, left, 636)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6400_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6400_u64, next, left, 669)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<19> = Set {
+                    masks: [
+                        0x0000_0000_0000_3400_u64, 0x0000_0000_0000_6400_u64,
+                        0x0000_0000_0040_2400_u64, 0x0000_0000_0003_2400_u64,
+                        0x0000_0000_0001_a400_u64, 0x0000_0000_0201_2400_u64,
+                        0x0000_0000_0000_7400_u64, 0x0000_0000_0001_3400_u64,
+                        0x0000_0000_0001_6400_u64, 0x0000_0000_0041_2400_u64,
+                        0x0000_0000_0000_b400_u64, 0x0000_0000_0002_6400_u64,
+                        0x0000_0000_0240_2400_u64, 0x0000_0000_0060_2400_u64,
+                        0x0000_0000_0080_6400_u64, 0x0000_0000_0020_3400_u64,
+                        0x0000_0000_00c0_2400_u64, 0x0000_0000_0040_3400_u64,
+                        0x0000_0000_0040_6400_u64,
+                    ],
+                    images: [
+                        16, 41, 115, 201, 212, 250, 296, 314, 321, 340, 386, 393, 412,
+                        492, 509, 540, 621, 636, 669,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_4c00_u64, next, left, 29)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_0c00_u64, next, left, 55)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_4c00_u64, next, left, 195)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0090_0c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0c00_u64, next, left, 469)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0080_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4c00_u64, next, left, 565)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0010_4c00_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4c00_u64, next, left, 661)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<6> = Set {
+                    masks: [
+                        0x0000_0000_0000_4c00_u64, 0x0000_0000_0010_0c00_u64,
+                        0x0000_0000_0002_4c00_u64, 0x0000_0000_0090_0c00_u64,
+                        0x0000_0000_0080_4c00_u64, 0x0000_0000_0010_4c00_u64,
+                    ],
+                    images: [29, 55, 195, 469, 565, 661],
+                    shapes: [0, 0, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -10282,340 +1962,61 @@ impl Solver {
         match ilsi {
             /// +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6800_u64, next, left, 17)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0800_u64, next, left, 91)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0010_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_4800_u64, next, left, 104)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4800_u64, next, left, 116)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0800_u64, next, left, 128)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_7800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7800_u64, next, left, 152)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_001c_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0800_u64, next, left, 189)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4800_u64, next, left, 213)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0012_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0012_4800_u64, next, left, 245)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4800_u64, next, left, 251)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0490_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0490_0800_u64, next, left, 257)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0002_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6800_u64, next, left, 315)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_4800_u64, next, left, 341)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6800_u64, next, left, 387)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_4800_u64, next, left, 413)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0010_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0010_6800_u64, next, left, 445)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_4800_u64, next, left, 493)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0800_u64, next, left, 517)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0040_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6800_u64, next, left, 541)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_0800_u64, next, left, 589)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0018_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_4800_u64, next, left, 613)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0080_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6800_u64, next, left, 637)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0098_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0800_u64, next, left, 645)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<23> = Set {
+                    masks: [
+                        0x0000_0000_0000_6800_u64, 0x0000_0000_0018_0800_u64,
+                        0x0000_0000_0010_4800_u64, 0x0000_0000_0080_4800_u64,
+                        0x0000_0000_0090_0800_u64, 0x0000_0000_0000_7800_u64,
+                        0x0000_0000_001c_0800_u64, 0x0000_0000_0003_4800_u64,
+                        0x0000_0000_0012_4800_u64, 0x0000_0000_0402_4800_u64,
+                        0x0000_0000_0490_0800_u64, 0x0000_0000_0002_6800_u64,
+                        0x0000_0000_0082_4800_u64, 0x0000_0000_0001_6800_u64,
+                        0x0000_0000_0480_4800_u64, 0x0000_0000_0010_6800_u64,
+                        0x0000_0000_00c0_4800_u64, 0x0000_0000_0058_0800_u64,
+                        0x0000_0000_0040_6800_u64, 0x0000_0000_00d0_0800_u64,
+                        0x0000_0000_0018_4800_u64, 0x0000_0000_0080_6800_u64,
+                        0x0000_0000_0098_0800_u64,
+                    ],
+                    images: [
+                        17, 91, 104, 116, 128, 152, 189, 213, 245, 251, 257, 315, 341,
+                        387, 413, 445, 493, 517, 541, 589, 613, 637, 645,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 6,
+                        6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0018_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0018_0800_u64, next, left, 91)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_0800_u64, next, left, 128)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_001c_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_001c_0800_u64, next, left, 189)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0490_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0490_0800_u64, next, left, 257)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0058_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0800_u64, next, left, 517)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_00d0_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_0800_u64, next, left, 589)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0098_0800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0800_u64, next, left, 645)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0018_0800_u64, 0x0000_0000_0090_0800_u64,
+                        0x0000_0000_001c_0800_u64, 0x0000_0000_0490_0800_u64,
+                        0x0000_0000_0058_0800_u64, 0x0000_0000_00d0_0800_u64,
+                        0x0000_0000_0098_0800_u64,
+                    ],
+                    images: [91, 128, 189, 257, 517, 589, 645],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_6800_u64, next, left, 17)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_4800_u64, next, left, 116)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_7800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_7800_u64, next, left, 152)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4800_u64, next, left, 213)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4800_u64, next, left, 251)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0002_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6800_u64, next, left, 315)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_4800_u64, next, left, 341)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6800_u64, next, left, 387)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_4800_u64, next, left, 413)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_00c0_4800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_4800_u64, next, left, 493)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0040_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6800_u64, next, left, 541)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0080_6800_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6800_u64, next, left, 637)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<12> = Set {
+                    masks: [
+                        0x0000_0000_0000_6800_u64, 0x0000_0000_0080_4800_u64,
+                        0x0000_0000_0000_7800_u64, 0x0000_0000_0003_4800_u64,
+                        0x0000_0000_0402_4800_u64, 0x0000_0000_0002_6800_u64,
+                        0x0000_0000_0082_4800_u64, 0x0000_0000_0001_6800_u64,
+                        0x0000_0000_0480_4800_u64, 0x0000_0000_00c0_4800_u64,
+                        0x0000_0000_0040_6800_u64, 0x0000_0000_0080_6800_u64,
+                    ],
+                    images: [17, 116, 152, 213, 251, 315, 341, 387, 413, 493, 541, 637],
+                    shapes: [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z filled
             _ => {}
@@ -10636,1066 +2037,171 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 10;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b000_u64, next, left, 6)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3000_u64, next, left, 30)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9000_u64, next, left, 42)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3000_u64, next, left, 56)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3000_u64, next, left, 68)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1000_u64, next, left, 80)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9000_u64, next, left, 105)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9000_u64, next, left, 117)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1000_u64, next, left, 129)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1000_u64, next, left, 138)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_f000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_f000_u64, next, left, 147)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_7000_u64, next, left, 159)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_9000_u64, next, left, 165)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_7000_u64, next, left, 172)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_7000_u64, next, left, 178)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e0_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_1000_u64, next, left, 184)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0001_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_7000_u64, next, left, 291)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_7000_u64, next, left, 304)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_1000_u64, next, left, 345)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0003_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_3000_u64, next, left, 363)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_3000_u64, next, left, 382)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_9000_u64, next, left, 417)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0100_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_b000_u64, next, left, 438)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0320_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_1000_u64, next, left, 462)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_3000_u64, next, left, 470)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_3000_u64, next, left, 476)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_9000_u64, next, left, 486)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0021_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0021_3000_u64, next, left, 502)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_9000_u64, next, left, 510)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_1000_u64, next, left, 524)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0040_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_b000_u64, next, left, 534)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0260_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_1000_u64, next, left, 550)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_3000_u64, next, left, 566)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0021_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0021_9000_u64, next, left, 574)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_1000_u64, next, left, 580)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_3000_u64, next, left, 598)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_3000_u64, next, left, 604)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0300_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_9000_u64, next, left, 622)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0020_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_b000_u64, next, left, 630)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_1000_u64, next, left, 652)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_3000_u64, next, left, 662)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_9000_u64, next, left, 670)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_1000_u64, next, left, 678)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<43> = Set {
+                    masks: [
+                        0x0000_0000_0000_b000_u64, 0x0000_0000_0001_3000_u64,
+                        0x0000_0000_0001_9000_u64, 0x0000_0000_0040_3000_u64,
+                        0x0000_0000_0020_3000_u64, 0x0000_0000_0060_1000_u64,
+                        0x0000_0000_0020_9000_u64, 0x0000_0000_0100_9000_u64,
+                        0x0000_0000_0120_1000_u64, 0x0000_0000_0024_1000_u64,
+                        0x0000_0000_0000_f000_u64, 0x0000_0000_0002_7000_u64,
+                        0x0000_0000_0003_9000_u64, 0x0000_0000_0080_7000_u64,
+                        0x0000_0000_0020_7000_u64, 0x0000_0000_00e0_1000_u64,
+                        0x0000_0000_0001_7000_u64, 0x0000_0000_0040_7000_u64,
+                        0x0000_0000_0124_1000_u64, 0x0000_0000_0003_3000_u64,
+                        0x0000_0000_00c0_3000_u64, 0x0000_0000_0024_9000_u64,
+                        0x0000_0000_0100_b000_u64, 0x0000_0000_0320_1000_u64,
+                        0x0000_0000_0240_3000_u64, 0x0000_0000_0024_3000_u64,
+                        0x0000_0000_0060_9000_u64, 0x0000_0000_0021_3000_u64,
+                        0x0000_0000_0201_9000_u64, 0x0000_0000_0068_1000_u64,
+                        0x0000_0000_0040_b000_u64, 0x0000_0000_0260_1000_u64,
+                        0x0000_0000_0201_3000_u64, 0x0000_0000_0021_9000_u64,
+                        0x0000_0000_002c_1000_u64, 0x0000_0000_0120_3000_u64,
+                        0x0000_0000_0048_3000_u64, 0x0000_0000_0300_9000_u64,
+                        0x0000_0000_0020_b000_u64, 0x0000_0000_0064_1000_u64,
+                        0x0000_0000_0041_3000_u64, 0x0000_0000_0101_9000_u64,
+                        0x0000_0000_0160_1000_u64,
+                    ],
+                    images: [
+                        6, 30, 42, 56, 68, 80, 105, 117, 129, 138, 147, 159, 165, 172,
+                        178, 184, 291, 304, 345, 363, 382, 417, 438, 462, 470, 476, 486,
+                        502, 510, 524, 534, 550, 566, 574, 580, 598, 604, 622, 630, 652,
+                        662, 670, 678,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3,
+                        4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9000_u64, next, left, 42)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1000_u64, next, left, 80)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_9000_u64, next, left, 105)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9000_u64, next, left, 117)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1000_u64, next, left, 129)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1000_u64, next, left, 138)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_9000_u64, next, left, 165)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e0_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_1000_u64, next, left, 184)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0124_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_1000_u64, next, left, 345)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0024_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_9000_u64, next, left, 417)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0320_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_1000_u64, next, left, 462)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_9000_u64, next, left, 486)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_9000_u64, next, left, 510)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_1000_u64, next, left, 524)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0260_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_1000_u64, next, left, 550)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0021_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0021_9000_u64, next, left, 574)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_1000_u64, next, left, 580)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0300_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_9000_u64, next, left, 622)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0064_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_1000_u64, next, left, 652)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_9000_u64, next, left, 670)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_1000_u64, next, left, 678)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<21> = Set {
+                    masks: [
+                        0x0000_0000_0001_9000_u64, 0x0000_0000_0060_1000_u64,
+                        0x0000_0000_0020_9000_u64, 0x0000_0000_0100_9000_u64,
+                        0x0000_0000_0120_1000_u64, 0x0000_0000_0024_1000_u64,
+                        0x0000_0000_0003_9000_u64, 0x0000_0000_00e0_1000_u64,
+                        0x0000_0000_0124_1000_u64, 0x0000_0000_0024_9000_u64,
+                        0x0000_0000_0320_1000_u64, 0x0000_0000_0060_9000_u64,
+                        0x0000_0000_0201_9000_u64, 0x0000_0000_0068_1000_u64,
+                        0x0000_0000_0260_1000_u64, 0x0000_0000_0021_9000_u64,
+                        0x0000_0000_002c_1000_u64, 0x0000_0000_0300_9000_u64,
+                        0x0000_0000_0064_1000_u64, 0x0000_0000_0101_9000_u64,
+                        0x0000_0000_0160_1000_u64,
+                    ],
+                    images: [
+                        42, 80, 105, 117, 129, 138, 165, 184, 345, 417, 462, 486, 510,
+                        524, 550, 574, 580, 622, 652, 670, 678,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3000_u64, next, left, 30)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3000_u64, next, left, 56)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_3000_u64, next, left, 68)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1000_u64, next, left, 80)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1000_u64, next, left, 129)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1000_u64, next, left, 138)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_7000_u64, next, left, 159)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_7000_u64, next, left, 172)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0020_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0020_7000_u64, next, left, 178)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e0_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_1000_u64, next, left, 184)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0001_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_7000_u64, next, left, 291)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_7000_u64, next, left, 304)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_1000_u64, next, left, 345)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0003_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_3000_u64, next, left, 363)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_3000_u64, next, left, 382)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0320_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_1000_u64, next, left, 462)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_3000_u64, next, left, 470)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_3000_u64, next, left, 476)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0021_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0021_3000_u64, next, left, 502)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_1000_u64, next, left, 524)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0260_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_1000_u64, next, left, 550)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_3000_u64, next, left, 566)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_1000_u64, next, left, 580)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_3000_u64, next, left, 598)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_3000_u64, next, left, 604)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0064_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_1000_u64, next, left, 652)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_3000_u64, next, left, 662)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_1000_u64, next, left, 678)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<28> = Set {
+                    masks: [
+                        0x0000_0000_0001_3000_u64, 0x0000_0000_0040_3000_u64,
+                        0x0000_0000_0020_3000_u64, 0x0000_0000_0060_1000_u64,
+                        0x0000_0000_0120_1000_u64, 0x0000_0000_0024_1000_u64,
+                        0x0000_0000_0002_7000_u64, 0x0000_0000_0080_7000_u64,
+                        0x0000_0000_0020_7000_u64, 0x0000_0000_00e0_1000_u64,
+                        0x0000_0000_0001_7000_u64, 0x0000_0000_0040_7000_u64,
+                        0x0000_0000_0124_1000_u64, 0x0000_0000_0003_3000_u64,
+                        0x0000_0000_00c0_3000_u64, 0x0000_0000_0320_1000_u64,
+                        0x0000_0000_0240_3000_u64, 0x0000_0000_0024_3000_u64,
+                        0x0000_0000_0021_3000_u64, 0x0000_0000_0068_1000_u64,
+                        0x0000_0000_0260_1000_u64, 0x0000_0000_0201_3000_u64,
+                        0x0000_0000_002c_1000_u64, 0x0000_0000_0120_3000_u64,
+                        0x0000_0000_0048_3000_u64, 0x0000_0000_0064_1000_u64,
+                        0x0000_0000_0041_3000_u64, 0x0000_0000_0160_1000_u64,
+                    ],
+                    images: [
+                        30, 56, 68, 80, 129, 138, 159, 172, 178, 184, 291, 304, 345, 363,
+                        382, 462, 470, 476, 502, 524, 550, 566, 580, 598, 604, 652, 662,
+                        678,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 4, 4, 5, 5,
+                        5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0060_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_1000_u64, next, left, 80)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_1000_u64, next, left, 129)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0024_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0024_1000_u64, next, left, 138)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_00e0_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_1000_u64, next, left, 184)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0124_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_1000_u64, next, left, 345)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0320_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_1000_u64, next, left, 462)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_1000_u64, next, left, 524)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0260_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_1000_u64, next, left, 550)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_002c_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_1000_u64, next, left, 580)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0064_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_1000_u64, next, left, 652)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_1000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_1000_u64, next, left, 678)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<11> = Set {
+                    masks: [
+                        0x0000_0000_0060_1000_u64, 0x0000_0000_0120_1000_u64,
+                        0x0000_0000_0024_1000_u64, 0x0000_0000_00e0_1000_u64,
+                        0x0000_0000_0124_1000_u64, 0x0000_0000_0320_1000_u64,
+                        0x0000_0000_0068_1000_u64, 0x0000_0000_0260_1000_u64,
+                        0x0000_0000_002c_1000_u64, 0x0000_0000_0064_1000_u64,
+                        0x0000_0000_0160_1000_u64,
+                    ],
+                    images: [80, 129, 138, 184, 345, 462, 524, 550, 580, 652, 678],
+                    shapes: [0, 0, 0, 1, 2, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0000_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_b000_u64, next, left, 6)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3000_u64, next, left, 30)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9000_u64, next, left, 42)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3000_u64, next, left, 56)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9000_u64, next, left, 117)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0000_f000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0000_f000_u64, next, left, 147)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_7000_u64, next, left, 159)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_9000_u64, next, left, 165)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_7000_u64, next, left, 172)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0001_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_7000_u64, next, left, 291)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_7000_u64, next, left, 304)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0003_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_3000_u64, next, left, 363)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_3000_u64, next, left, 382)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0100_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_b000_u64, next, left, 438)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_3000_u64, next, left, 470)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_9000_u64, next, left, 510)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0040_b000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_b000_u64, next, left, 534)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_3000_u64, next, left, 566)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_3000_u64, next, left, 604)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0300_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_9000_u64, next, left, 622)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0041_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_3000_u64, next, left, 662)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_9000_u64, next, left, 670)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<22> = Set {
+                    masks: [
+                        0x0000_0000_0000_b000_u64, 0x0000_0000_0001_3000_u64,
+                        0x0000_0000_0001_9000_u64, 0x0000_0000_0040_3000_u64,
+                        0x0000_0000_0100_9000_u64, 0x0000_0000_0000_f000_u64,
+                        0x0000_0000_0002_7000_u64, 0x0000_0000_0003_9000_u64,
+                        0x0000_0000_0080_7000_u64, 0x0000_0000_0001_7000_u64,
+                        0x0000_0000_0040_7000_u64, 0x0000_0000_0003_3000_u64,
+                        0x0000_0000_00c0_3000_u64, 0x0000_0000_0100_b000_u64,
+                        0x0000_0000_0240_3000_u64, 0x0000_0000_0201_9000_u64,
+                        0x0000_0000_0040_b000_u64, 0x0000_0000_0201_3000_u64,
+                        0x0000_0000_0048_3000_u64, 0x0000_0000_0300_9000_u64,
+                        0x0000_0000_0041_3000_u64, 0x0000_0000_0101_9000_u64,
+                    ],
+                    images: [
+                        6, 30, 42, 56, 117, 147, 159, 165, 172, 291, 304, 363, 382, 438,
+                        470, 510, 534, 566, 604, 622, 662, 670,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_9000_u64, next, left, 42)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0100_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0100_9000_u64, next, left, 117)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_9000_u64, next, left, 165)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0201_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_9000_u64, next, left, 510)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0300_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_9000_u64, next, left, 622)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0101_9000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_9000_u64, next, left, 670)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<6> = Set {
+                    masks: [
+                        0x0000_0000_0001_9000_u64, 0x0000_0000_0100_9000_u64,
+                        0x0000_0000_0003_9000_u64, 0x0000_0000_0201_9000_u64,
+                        0x0000_0000_0300_9000_u64, 0x0000_0000_0101_9000_u64,
+                    ],
+                    images: [42, 117, 165, 510, 622, 670],
+                    shapes: [0, 0, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_3000_u64, next, left, 30)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_3000_u64, next, left, 56)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0002_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_7000_u64, next, left, 159)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_7000_u64, next, left, 172)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0001_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_7000_u64, next, left, 291)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_7000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_7000_u64, next, left, 304)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0003_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_3000_u64, next, left, 363)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_3000_u64, next, left, 382)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0240_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_3000_u64, next, left, 470)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0201_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_3000_u64, next, left, 566)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_3000_u64, next, left, 604)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0041_3000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_3000_u64, next, left, 662)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<12> = Set {
+                    masks: [
+                        0x0000_0000_0001_3000_u64, 0x0000_0000_0040_3000_u64,
+                        0x0000_0000_0002_7000_u64, 0x0000_0000_0080_7000_u64,
+                        0x0000_0000_0001_7000_u64, 0x0000_0000_0040_7000_u64,
+                        0x0000_0000_0003_3000_u64, 0x0000_0000_00c0_3000_u64,
+                        0x0000_0000_0240_3000_u64, 0x0000_0000_0201_3000_u64,
+                        0x0000_0000_0048_3000_u64, 0x0000_0000_0041_3000_u64,
+                    ],
+                    images: [30, 56, 159, 172, 291, 304, 363, 382, 470, 566, 604, 662],
+                    shapes: [0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -11716,1178 +2222,186 @@ impl Solver {
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6000_u64, next, left, 7)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a000_u64, next, left, 18)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6000_u64, next, left, 31)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2000_u64, next, left, 43)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6000_u64, next, left, 57)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6000_u64, next, left, 69)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2000_u64, next, left, 81)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2000_u64, next, left, 92)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2000_u64, next, left, 106)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2000_u64, next, left, 118)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2000_u64, next, left, 130)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2000_u64, next, left, 139)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0003_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_a000_u64, next, left, 297)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_2000_u64, next, left, 310)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_2000_u64, next, left, 346)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_e000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_e000_u64, next, left, 369)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_6000_u64, next, left, 376)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0049_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0049_2000_u64, next, left, 418)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0201_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_6000_u64, next, left, 439)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_a000_u64, next, left, 446)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_004c_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_2000_u64, next, left, 452)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0640_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0640_2000_u64, next, left, 463)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_6000_u64, next, left, 471)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_6000_u64, next, left, 477)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c1_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c1_2000_u64, next, left, 487)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0301_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_2000_u64, next, left, 494)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0042_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0042_6000_u64, next, left, 503)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0403_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_2000_u64, next, left, 511)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_2000_u64, next, left, 518)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_2000_u64, next, left, 525)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 12;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0081_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0081_6000_u64, next, left, 535)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_a000_u64, next, left, 542)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_2000_u64, next, left, 551)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_2000_u64, next, left, 556)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_6000_u64, next, left, 567)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0043_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0043_2000_u64, next, left, 575)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_2000_u64, next, left, 581)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0340_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_2000_u64, next, left, 590)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_6000_u64, next, left, 599)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_6000_u64, next, left, 605)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0061_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0061_2000_u64, next, left, 614)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_2000_u64, next, left, 623)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0041_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_6000_u64, next, left, 631)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_a000_u64, next, left, 638)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0260_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_2000_u64, next, left, 646)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_2000_u64, next, left, 653)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_6000_u64, next, left, 663)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_2000_u64, next, left, 671)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_2000_u64, next, left, 679)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_2000_u64, next, left, 684)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<50> = Set {
+                    masks: [
+                        0x0000_0000_0001_6000_u64, 0x0000_0000_0001_a000_u64,
+                        0x0000_0000_0002_6000_u64, 0x0000_0000_0003_2000_u64,
+                        0x0000_0000_0080_6000_u64, 0x0000_0000_0040_6000_u64,
+                        0x0000_0000_00c0_2000_u64, 0x0000_0000_0060_2000_u64,
+                        0x0000_0000_0041_2000_u64, 0x0000_0000_0201_2000_u64,
+                        0x0000_0000_0240_2000_u64, 0x0000_0000_0048_2000_u64,
+                        0x0000_0000_0003_a000_u64, 0x0000_0000_00e0_2000_u64,
+                        0x0000_0000_0248_2000_u64, 0x0000_0000_0001_e000_u64,
+                        0x0000_0000_0060_6000_u64, 0x0000_0000_0049_2000_u64,
+                        0x0000_0000_0201_6000_u64, 0x0000_0000_0041_a000_u64,
+                        0x0000_0000_004c_2000_u64, 0x0000_0000_0640_2000_u64,
+                        0x0000_0000_0480_6000_u64, 0x0000_0000_0048_6000_u64,
+                        0x0000_0000_00c1_2000_u64, 0x0000_0000_0301_2000_u64,
+                        0x0000_0000_0042_6000_u64, 0x0000_0000_0403_2000_u64,
+                        0x0000_0000_0160_2000_u64, 0x0000_0000_00d0_2000_u64,
+                        0x0000_0000_0081_6000_u64, 0x0000_0000_0101_a000_u64,
+                        0x0000_0000_04c0_2000_u64, 0x0000_0000_0064_2000_u64,
+                        0x0000_0000_0402_6000_u64, 0x0000_0000_0043_2000_u64,
+                        0x0000_0000_0058_2000_u64, 0x0000_0000_0340_2000_u64,
+                        0x0000_0000_0240_6000_u64, 0x0000_0000_0090_6000_u64,
+                        0x0000_0000_0061_2000_u64, 0x0000_0000_0601_2000_u64,
+                        0x0000_0000_0041_6000_u64, 0x0000_0000_0201_a000_u64,
+                        0x0000_0000_0260_2000_u64, 0x0000_0000_00c8_2000_u64,
+                        0x0000_0000_0082_6000_u64, 0x0000_0000_0203_2000_u64,
+                        0x0000_0000_02c0_2000_u64, 0x0000_0000_0068_2000_u64,
+                    ],
+                    images: [
+                        7, 18, 31, 43, 57, 69, 81, 92, 106, 118, 130, 139, 297, 310, 346,
+                        369, 376, 418, 439, 446, 452, 463, 471, 477, 487, 494, 503, 511,
+                        518, 525, 535, 542, 551, 556, 567, 575, 581, 590, 599, 605, 614,
+                        623, 631, 638, 646, 653, 663, 671, 679, 684,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4,
+                        4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6,
+                        6, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a000_u64, next, left, 18)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2000_u64, next, left, 43)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2000_u64, next, left, 81)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2000_u64, next, left, 92)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0041_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_2000_u64, next, left, 106)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2000_u64, next, left, 118)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2000_u64, next, left, 130)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2000_u64, next, left, 139)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0003_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_a000_u64, next, left, 297)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_2000_u64, next, left, 310)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_2000_u64, next, left, 346)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0049_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0049_2000_u64, next, left, 418)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0041_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0041_a000_u64, next, left, 446)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_004c_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_2000_u64, next, left, 452)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0640_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0640_2000_u64, next, left, 463)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c1_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c1_2000_u64, next, left, 487)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0301_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_2000_u64, next, left, 494)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0403_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_2000_u64, next, left, 511)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_2000_u64, next, left, 518)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_2000_u64, next, left, 525)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 8;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0101_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_a000_u64, next, left, 542)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_2000_u64, next, left, 551)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_2000_u64, next, left, 556)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0043_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0043_2000_u64, next, left, 575)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_2000_u64, next, left, 581)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0340_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_2000_u64, next, left, 590)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0061_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0061_2000_u64, next, left, 614)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_2000_u64, next, left, 623)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0201_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_a000_u64, next, left, 638)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0260_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_2000_u64, next, left, 646)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_2000_u64, next, left, 653)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_2000_u64, next, left, 671)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_2000_u64, next, left, 679)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_2000_u64, next, left, 684)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<34> = Set {
+                    masks: [
+                        0x0000_0000_0001_a000_u64, 0x0000_0000_0003_2000_u64,
+                        0x0000_0000_00c0_2000_u64, 0x0000_0000_0060_2000_u64,
+                        0x0000_0000_0041_2000_u64, 0x0000_0000_0201_2000_u64,
+                        0x0000_0000_0240_2000_u64, 0x0000_0000_0048_2000_u64,
+                        0x0000_0000_0003_a000_u64, 0x0000_0000_00e0_2000_u64,
+                        0x0000_0000_0248_2000_u64, 0x0000_0000_0049_2000_u64,
+                        0x0000_0000_0041_a000_u64, 0x0000_0000_004c_2000_u64,
+                        0x0000_0000_0640_2000_u64, 0x0000_0000_00c1_2000_u64,
+                        0x0000_0000_0301_2000_u64, 0x0000_0000_0403_2000_u64,
+                        0x0000_0000_0160_2000_u64, 0x0000_0000_00d0_2000_u64,
+                        0x0000_0000_0101_a000_u64, 0x0000_0000_04c0_2000_u64,
+                        0x0000_0000_0064_2000_u64, 0x0000_0000_0043_2000_u64,
+                        0x0000_0000_0058_2000_u64, 0x0000_0000_0340_2000_u64,
+                        0x0000_0000_0061_2000_u64, 0x0000_0000_0601_2000_u64,
+                        0x0000_0000_0201_a000_u64, 0x0000_0000_0260_2000_u64,
+                        0x0000_0000_00c8_2000_u64, 0x0000_0000_0203_2000_u64,
+                        0x0000_0000_02c0_2000_u64, 0x0000_0000_0068_2000_u64,
+                    ],
+                    images: [
+                        18, 43, 81, 92, 106, 118, 130, 139, 297, 310, 346, 418, 446, 452,
+                        463, 487, 494, 511, 518, 525, 542, 551, 556, 575, 581, 590, 614,
+                        623, 638, 646, 653, 671, 679, 684,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5,
+                        5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z open
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0002_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6000_u64, next, left, 31)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6000_u64, next, left, 57)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0040_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0040_6000_u64, next, left, 69)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2000_u64, next, left, 81)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2000_u64, next, left, 92)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2000_u64, next, left, 130)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2000_u64, next, left, 139)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_00e0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_2000_u64, next, left, 310)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_2000_u64, next, left, 346)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0060_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_6000_u64, next, left, 376)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_004c_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_2000_u64, next, left, 452)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0640_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0640_2000_u64, next, left, 463)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_6000_u64, next, left, 471)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_6000_u64, next, left, 477)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0042_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0042_6000_u64, next, left, 503)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_2000_u64, next, left, 518)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_2000_u64, next, left, 525)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 7;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_04c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_2000_u64, next, left, 551)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_2000_u64, next, left, 556)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_6000_u64, next, left, 567)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_2000_u64, next, left, 581)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0340_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_2000_u64, next, left, 590)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_6000_u64, next, left, 599)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_6000_u64, next, left, 605)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0260_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_2000_u64, next, left, 646)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_2000_u64, next, left, 653)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_6000_u64, next, left, 663)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_2000_u64, next, left, 679)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_2000_u64, next, left, 684)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<29> = Set {
+                    masks: [
+                        0x0000_0000_0002_6000_u64, 0x0000_0000_0080_6000_u64,
+                        0x0000_0000_0040_6000_u64, 0x0000_0000_00c0_2000_u64,
+                        0x0000_0000_0060_2000_u64, 0x0000_0000_0240_2000_u64,
+                        0x0000_0000_0048_2000_u64, 0x0000_0000_00e0_2000_u64,
+                        0x0000_0000_0248_2000_u64, 0x0000_0000_0060_6000_u64,
+                        0x0000_0000_004c_2000_u64, 0x0000_0000_0640_2000_u64,
+                        0x0000_0000_0480_6000_u64, 0x0000_0000_0048_6000_u64,
+                        0x0000_0000_0042_6000_u64, 0x0000_0000_0160_2000_u64,
+                        0x0000_0000_00d0_2000_u64, 0x0000_0000_04c0_2000_u64,
+                        0x0000_0000_0064_2000_u64, 0x0000_0000_0402_6000_u64,
+                        0x0000_0000_0058_2000_u64, 0x0000_0000_0340_2000_u64,
+                        0x0000_0000_0240_6000_u64, 0x0000_0000_0090_6000_u64,
+                        0x0000_0000_0260_2000_u64, 0x0000_0000_00c8_2000_u64,
+                        0x0000_0000_0082_6000_u64, 0x0000_0000_02c0_2000_u64,
+                        0x0000_0000_0068_2000_u64,
+                    ],
+                    images: [
+                        31, 57, 69, 81, 92, 130, 139, 310, 346, 376, 452, 463, 471, 477,
+                        503, 518, 525, 551, 556, 567, 581, 590, 599, 605, 646, 653, 663,
+                        679, 684,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5,
+                        5, 5, 6, 6, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z open
             3 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_00c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_2000_u64, next, left, 81)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0060_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0060_2000_u64, next, left, 92)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0240_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0240_2000_u64, next, left, 130)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0048_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0048_2000_u64, next, left, 139)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_00e0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_2000_u64, next, left, 310)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0248_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0248_2000_u64, next, left, 346)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_004c_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_2000_u64, next, left, 452)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0640_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0640_2000_u64, next, left, 463)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0160_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_2000_u64, next, left, 518)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_2000_u64, next, left, 525)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_04c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_2000_u64, next, left, 551)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_2000_u64, next, left, 556)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0058_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_2000_u64, next, left, 581)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0340_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_2000_u64, next, left, 590)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0260_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_2000_u64, next, left, 646)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_2000_u64, next, left, 653)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c0_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_2000_u64, next, left, 679)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_2000_u64, next, left, 684)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<18> = Set {
+                    masks: [
+                        0x0000_0000_00c0_2000_u64, 0x0000_0000_0060_2000_u64,
+                        0x0000_0000_0240_2000_u64, 0x0000_0000_0048_2000_u64,
+                        0x0000_0000_00e0_2000_u64, 0x0000_0000_0248_2000_u64,
+                        0x0000_0000_004c_2000_u64, 0x0000_0000_0640_2000_u64,
+                        0x0000_0000_0160_2000_u64, 0x0000_0000_00d0_2000_u64,
+                        0x0000_0000_04c0_2000_u64, 0x0000_0000_0064_2000_u64,
+                        0x0000_0000_0058_2000_u64, 0x0000_0000_0340_2000_u64,
+                        0x0000_0000_0260_2000_u64, 0x0000_0000_00c8_2000_u64,
+                        0x0000_0000_02c0_2000_u64, 0x0000_0000_0068_2000_u64,
+                    ],
+                    images: [
+                        81, 92, 130, 139, 310, 346, 452, 463, 518, 525, 551, 556, 581,
+                        590, 646, 653, 679, 684,
+                    ],
+                    shapes: [0, 0, 0, 0, 2, 2, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y open, +z filled
             4 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_6000_u64, next, left, 7)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0001_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a000_u64, next, left, 18)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0002_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6000_u64, next, left, 31)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2000_u64, next, left, 43)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6000_u64, next, left, 57)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2000_u64, next, left, 118)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0003_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_a000_u64, next, left, 297)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0001_e000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_e000_u64, next, left, 369)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0201_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_6000_u64, next, left, 439)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_6000_u64, next, left, 471)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0301_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_2000_u64, next, left, 494)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0403_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_2000_u64, next, left, 511)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0081_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0081_6000_u64, next, left, 535)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_a000_u64, next, left, 542)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_6000_u64, next, left, 567)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_6000_u64, next, left, 605)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_2000_u64, next, left, 623)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0201_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_a000_u64, next, left, 638)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_6000_u64, next, left, 663)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_2000_u64, next, left, 671)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<20> = Set {
+                    masks: [
+                        0x0000_0000_0001_6000_u64, 0x0000_0000_0001_a000_u64,
+                        0x0000_0000_0002_6000_u64, 0x0000_0000_0003_2000_u64,
+                        0x0000_0000_0080_6000_u64, 0x0000_0000_0201_2000_u64,
+                        0x0000_0000_0003_a000_u64, 0x0000_0000_0001_e000_u64,
+                        0x0000_0000_0201_6000_u64, 0x0000_0000_0480_6000_u64,
+                        0x0000_0000_0301_2000_u64, 0x0000_0000_0403_2000_u64,
+                        0x0000_0000_0081_6000_u64, 0x0000_0000_0101_a000_u64,
+                        0x0000_0000_0402_6000_u64, 0x0000_0000_0090_6000_u64,
+                        0x0000_0000_0601_2000_u64, 0x0000_0000_0201_a000_u64,
+                        0x0000_0000_0082_6000_u64, 0x0000_0000_0203_2000_u64,
+                    ],
+                    images: [
+                        7, 18, 31, 43, 57, 118, 297, 369, 439, 471, 494, 511, 535, 542,
+                        567, 605, 623, 638, 663, 671,
+                    ],
+                    shapes: [0, 0, 0, 0, 0, 0, 2, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open, +z filled
             5 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0001_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0001_a000_u64, next, left, 18)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0003_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_2000_u64, next, left, 43)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0201_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_2000_u64, next, left, 118)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0003_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_a000_u64, next, left, 297)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0301_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_2000_u64, next, left, 494)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0403_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_2000_u64, next, left, 511)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0101_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_a000_u64, next, left, 542)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_2000_u64, next, left, 623)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0201_a000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_a000_u64, next, left, 638)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_2000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_2000_u64, next, left, 671)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<10> = Set {
+                    masks: [
+                        0x0000_0000_0001_a000_u64, 0x0000_0000_0003_2000_u64,
+                        0x0000_0000_0201_2000_u64, 0x0000_0000_0003_a000_u64,
+                        0x0000_0000_0301_2000_u64, 0x0000_0000_0403_2000_u64,
+                        0x0000_0000_0101_a000_u64, 0x0000_0000_0601_2000_u64,
+                        0x0000_0000_0201_a000_u64, 0x0000_0000_0203_2000_u64,
+                    ],
+                    images: [18, 43, 118, 297, 494, 511, 542, 623, 638, 671],
+                    shapes: [0, 0, 0, 2, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled, +z filled
             6 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0002_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0002_6000_u64, next, left, 31)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0080_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0080_6000_u64, next, left, 57)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0480_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_6000_u64, next, left, 471)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0402_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_6000_u64, next, left, 567)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_6000_u64, next, left, 605)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0082_6000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_6000_u64, next, left, 663)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<6> = Set {
+                    masks: [
+                        0x0000_0000_0002_6000_u64, 0x0000_0000_0080_6000_u64,
+                        0x0000_0000_0480_6000_u64, 0x0000_0000_0402_6000_u64,
+                        0x0000_0000_0090_6000_u64, 0x0000_0000_0082_6000_u64,
+                    ],
+                    images: [31, 57, 471, 567, 605, 663],
+                    shapes: [0, 0, 4, 5, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled, +z filled
             _ => {}
@@ -12907,312 +2421,58 @@ impl Solver {
         match ilsi {
             /// +y open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0003_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4000_u64, next, left, 19)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_4000_u64, next, left, 93)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0082_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0082_4000_u64, next, left, 107)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4000_u64, next, left, 119)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_4000_u64, next, left, 131)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_4000_u64, next, left, 140)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_c000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_c000_u64, next, left, 153)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_4000_u64, next, left, 190)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0490_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0490_4000_u64, next, left, 347)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0092_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0092_4000_u64, next, left, 419)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0083_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0083_4000_u64, next, left, 447)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0098_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_4000_u64, next, left, 453)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0602_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0602_4000_u64, next, left, 495)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_4000_u64, next, left, 519)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0203_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_4000_u64, next, left, 543)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_4000_u64, next, left, 557)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0680_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0680_4000_u64, next, left, 591)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c2_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c2_4000_u64, next, left, 615)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0403_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_4000_u64, next, left, 639)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04c0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_4000_u64, next, left, 647)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_4000_u64, next, left, 685)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<21> = Set {
+                    masks: [
+                        0x0000_0000_0003_4000_u64, 0x0000_0000_00c0_4000_u64,
+                        0x0000_0000_0082_4000_u64, 0x0000_0000_0402_4000_u64,
+                        0x0000_0000_0480_4000_u64, 0x0000_0000_0090_4000_u64,
+                        0x0000_0000_0003_c000_u64, 0x0000_0000_00e0_4000_u64,
+                        0x0000_0000_0490_4000_u64, 0x0000_0000_0092_4000_u64,
+                        0x0000_0000_0083_4000_u64, 0x0000_0000_0098_4000_u64,
+                        0x0000_0000_0602_4000_u64, 0x0000_0000_02c0_4000_u64,
+                        0x0000_0000_0203_4000_u64, 0x0000_0000_00c8_4000_u64,
+                        0x0000_0000_0680_4000_u64, 0x0000_0000_00c2_4000_u64,
+                        0x0000_0000_0403_4000_u64, 0x0000_0000_04c0_4000_u64,
+                        0x0000_0000_00d0_4000_u64,
+                    ],
+                    images: [
+                        19, 93, 107, 119, 131, 140, 153, 190, 347, 419, 447, 453, 495,
+                        519, 543, 557, 591, 615, 639, 647, 685,
+                    ],
+                    shapes: [
+                        0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6,
+                    ],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_00c0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c0_4000_u64, next, left, 93)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0480_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0480_4000_u64, next, left, 131)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0090_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0090_4000_u64, next, left, 140)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_00e0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e0_4000_u64, next, left, 190)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0490_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0490_4000_u64, next, left, 347)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0098_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_4000_u64, next, left, 453)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_4000_u64, next, left, 519)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_00c8_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_4000_u64, next, left, 557)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0680_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0680_4000_u64, next, left, 591)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_04c0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_4000_u64, next, left, 647)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00d0_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_4000_u64, next, left, 685)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<11> = Set {
+                    masks: [
+                        0x0000_0000_00c0_4000_u64, 0x0000_0000_0480_4000_u64,
+                        0x0000_0000_0090_4000_u64, 0x0000_0000_00e0_4000_u64,
+                        0x0000_0000_0490_4000_u64, 0x0000_0000_0098_4000_u64,
+                        0x0000_0000_02c0_4000_u64, 0x0000_0000_00c8_4000_u64,
+                        0x0000_0000_0680_4000_u64, 0x0000_0000_04c0_4000_u64,
+                        0x0000_0000_00d0_4000_u64,
+                    ],
+                    images: [93, 131, 140, 190, 347, 453, 519, 557, 591, 647, 685],
+                    shapes: [0, 0, 0, 1, 2, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0003_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_4000_u64, next, left, 19)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0402_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0402_4000_u64, next, left, 119)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0003_c000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0003_c000_u64, next, left, 153)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0602_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0602_4000_u64, next, left, 495)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0203_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_4000_u64, next, left, 543)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0403_4000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_4000_u64, next, left, 639)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<6> = Set {
+                    masks: [
+                        0x0000_0000_0003_4000_u64, 0x0000_0000_0402_4000_u64,
+                        0x0000_0000_0003_c000_u64, 0x0000_0000_0602_4000_u64,
+                        0x0000_0000_0203_4000_u64, 0x0000_0000_0403_4000_u64,
+                    ],
+                    images: [19, 119, 153, 495, 543, 639],
+                    shapes: [0, 0, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled, +z filled
             _ => {}
@@ -13232,242 +2492,51 @@ impl Solver {
         match ilsi {
             /// +x open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0201_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_8000_u64, next, left, 58)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0101_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0101_8000_u64, next, left, 70)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0300_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_8000_u64, next, left, 82)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_8000_u64, next, left, 141)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0403_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_8000_u64, next, left, 173)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0103_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0103_8000_u64, next, left, 179)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0700_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0700_8000_u64, next, left, 185)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_8000_u64, next, left, 261)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0203_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_8000_u64, next, left, 305)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0601_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_8000_u64, next, left, 383)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0121_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0121_8000_u64, next, left, 478)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0340_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_8000_u64, next, left, 526)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0160_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_8000_u64, next, left, 582)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0241_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0241_8000_u64, next, left, 606)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0320_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_8000_u64, next, left, 654)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<15> = Set {
+                    masks: [
+                        0x0000_0000_0201_8000_u64, 0x0000_0000_0101_8000_u64,
+                        0x0000_0000_0300_8000_u64, 0x0000_0000_0120_8000_u64,
+                        0x0000_0000_0403_8000_u64, 0x0000_0000_0103_8000_u64,
+                        0x0000_0000_0700_8000_u64, 0x0000_0000_0124_8000_u64,
+                        0x0000_0000_0203_8000_u64, 0x0000_0000_0601_8000_u64,
+                        0x0000_0000_0121_8000_u64, 0x0000_0000_0340_8000_u64,
+                        0x0000_0000_0160_8000_u64, 0x0000_0000_0241_8000_u64,
+                        0x0000_0000_0320_8000_u64,
+                    ],
+                    images: [
+                        58, 70, 82, 141, 173, 179, 185, 261, 305, 383, 478, 526, 582,
+                        606, 654,
+                    ],
+                    shapes: [0, 0, 0, 0, 1, 1, 1, 1, 2, 3, 4, 4, 5, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0300_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0300_8000_u64, next, left, 82)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0120_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0120_8000_u64, next, left, 141)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0700_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0700_8000_u64, next, left, 185)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0124_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0124_8000_u64, next, left, 261)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0340_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_8000_u64, next, left, 526)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0160_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_8000_u64, next, left, 582)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0320_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_8000_u64, next, left, 654)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0300_8000_u64, 0x0000_0000_0120_8000_u64,
+                        0x0000_0000_0700_8000_u64, 0x0000_0000_0124_8000_u64,
+                        0x0000_0000_0340_8000_u64, 0x0000_0000_0160_8000_u64,
+                        0x0000_0000_0320_8000_u64,
+                    ],
+                    images: [82, 141, 185, 261, 526, 582, 654],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0201_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0201_8000_u64, next, left, 58)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0403_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_8000_u64, next, left, 173)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0203_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_8000_u64, next, left, 305)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0601_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_8000_u64, next, left, 383)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0241_8000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0241_8000_u64, next, left, 606)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<5> = Set {
+                    masks: [
+                        0x0000_0000_0201_8000_u64, 0x0000_0000_0403_8000_u64,
+                        0x0000_0000_0203_8000_u64, 0x0000_0000_0601_8000_u64,
+                        0x0000_0000_0241_8000_u64,
+                    ],
+                    images: [58, 173, 305, 383, 606],
+                    shapes: [0, 1, 2, 3, 5],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z filled
             _ => {}
@@ -13487,246 +2556,49 @@ impl Solver {
         match ilsi {
             /// +x open, +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 5;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0403_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_0000_u64, next, left, 59)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0203_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0203_0000_u64, next, left, 71)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0601_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_0000_u64, next, left, 83)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0301_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_0000_u64, next, left, 94)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0241_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0241_0000_u64, next, left, 142)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0249_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0249_0000_u64, next, left, 262)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0701_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0701_0000_u64, next, left, 311)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0303_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0303_0000_u64, next, left, 377)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0261_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0261_0000_u64, next, left, 454)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0243_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0243_0000_u64, next, left, 479)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0681_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0681_0000_u64, next, left, 527)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0321_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0321_0000_u64, next, left, 558)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c1_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c1_0000_u64, next, left, 583)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0483_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0483_0000_u64, next, left, 607)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0641_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0641_0000_u64, next, left, 655)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0341_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0341_0000_u64, next, left, 686)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<16> = Set {
+                    masks: [
+                        0x0000_0000_0403_0000_u64, 0x0000_0000_0203_0000_u64,
+                        0x0000_0000_0601_0000_u64, 0x0000_0000_0301_0000_u64,
+                        0x0000_0000_0241_0000_u64, 0x0000_0000_0249_0000_u64,
+                        0x0000_0000_0701_0000_u64, 0x0000_0000_0303_0000_u64,
+                        0x0000_0000_0261_0000_u64, 0x0000_0000_0243_0000_u64,
+                        0x0000_0000_0681_0000_u64, 0x0000_0000_0321_0000_u64,
+                        0x0000_0000_02c1_0000_u64, 0x0000_0000_0483_0000_u64,
+                        0x0000_0000_0641_0000_u64, 0x0000_0000_0341_0000_u64,
+                    ],
+                    images: [
+                        59, 71, 83, 94, 142, 262, 311, 377, 454, 479, 527, 558, 583, 607,
+                        655, 686,
+                    ],
+                    shapes: [0, 0, 0, 0, 0, 1, 2, 3, 4, 4, 4, 5, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0601_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0601_0000_u64, next, left, 83)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0301_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0301_0000_u64, next, left, 94)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0241_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0241_0000_u64, next, left, 142)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0249_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0249_0000_u64, next, left, 262)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0701_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0701_0000_u64, next, left, 311)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_0261_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0261_0000_u64, next, left, 454)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0681_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0681_0000_u64, next, left, 527)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0321_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0321_0000_u64, next, left, 558)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c1_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c1_0000_u64, next, left, 583)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0641_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0641_0000_u64, next, left, 655)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0341_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0341_0000_u64, next, left, 686)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<11> = Set {
+                    masks: [
+                        0x0000_0000_0601_0000_u64, 0x0000_0000_0301_0000_u64,
+                        0x0000_0000_0241_0000_u64, 0x0000_0000_0249_0000_u64,
+                        0x0000_0000_0701_0000_u64, 0x0000_0000_0261_0000_u64,
+                        0x0000_0000_0681_0000_u64, 0x0000_0000_0321_0000_u64,
+                        0x0000_0000_02c1_0000_u64, 0x0000_0000_0641_0000_u64,
+                        0x0000_0000_0341_0000_u64,
+                    ],
+                    images: [83, 94, 142, 262, 311, 454, 527, 558, 583, 655, 686],
+                    shapes: [0, 0, 0, 1, 2, 4, 4, 5, 5, 6, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +z filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0403_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0403_0000_u64, next, left, 59)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0483_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0483_0000_u64, next, left, 607)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<2> = Set {
+                    masks: [0x0000_0000_0403_0000_u64, 0x0000_0000_0483_0000_u64],
+                    images: [59, 607],
+                    shapes: [0, 5],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +z filled
             _ => {}
@@ -13746,68 +2618,17 @@ impl Solver {
         match ilsi {
             /// +z open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0602_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0602_0000_u64, next, left, 95)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0482_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0482_0000_u64, next, left, 143)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0702_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0702_0000_u64, next, left, 191)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0492_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0492_0000_u64, next, left, 263)
-                    {
-                        return;
-                    }
-                }
-                if avail & 16u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !16u64;
-                    if occ & 0x0000_0000_04c2_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c2_0000_u64, next, left, 455)
-                    {
-                        return;
-                    }
-                }
-                if avail & 32u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !32u64;
-                    if occ & 0x0000_0000_0642_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0642_0000_u64, next, left, 559)
-                    {
-                        return;
-                    }
-                }
-                if avail & 64u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !64u64;
-                    if occ & 0x0000_0000_0682_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0682_0000_u64, next, left, 687)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<7> = Set {
+                    masks: [
+                        0x0000_0000_0602_0000_u64, 0x0000_0000_0482_0000_u64,
+                        0x0000_0000_0702_0000_u64, 0x0000_0000_0492_0000_u64,
+                        0x0000_0000_04c2_0000_u64, 0x0000_0000_0642_0000_u64,
+                        0x0000_0000_0682_0000_u64,
+                    ],
+                    images: [95, 143, 191, 263, 455, 559, 687],
+                    shapes: [0, 0, 1, 1, 4, 5, 6],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +z filled
             _ => {}
@@ -13827,198 +2648,48 @@ impl Solver {
         match ilsi {
             /// +x open, +y open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_002c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_002c_0000_u64, next, left, 8)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_004c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0000_u64, next, left, 32)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0064_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_0000_u64, next, left, 44)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 6;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_003c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_003c_0000_u64, next, left, 148)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_009c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_009c_0000_u64, next, left, 160)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00e4_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e4_0000_u64, next, left, 166)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_024c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_024c_0000_u64, next, left, 196)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0324_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0324_0000_u64, next, left, 202)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_012c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_012c_0000_u64, next, left, 208)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_005c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_005c_0000_u64, next, left, 292)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0164_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0164_0000_u64, next, left, 322)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_00cc_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00cc_0000_u64, next, left, 364)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0264_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0264_0000_u64, next, left, 394)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<13> = Set {
+                    masks: [
+                        0x0000_0000_002c_0000_u64, 0x0000_0000_004c_0000_u64,
+                        0x0000_0000_0064_0000_u64, 0x0000_0000_003c_0000_u64,
+                        0x0000_0000_009c_0000_u64, 0x0000_0000_00e4_0000_u64,
+                        0x0000_0000_024c_0000_u64, 0x0000_0000_0324_0000_u64,
+                        0x0000_0000_012c_0000_u64, 0x0000_0000_005c_0000_u64,
+                        0x0000_0000_0164_0000_u64, 0x0000_0000_00cc_0000_u64,
+                        0x0000_0000_0264_0000_u64,
+                    ],
+                    images: [
+                        8, 32, 44, 148, 160, 166, 196, 202, 208, 292, 322, 364, 394,
+                    ],
+                    shapes: [0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0064_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0064_0000_u64, next, left, 44)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_00e4_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e4_0000_u64, next, left, 166)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0324_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0324_0000_u64, next, left, 202)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0164_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0164_0000_u64, next, left, 322)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0264_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0264_0000_u64, next, left, 394)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<5> = Set {
+                    masks: [
+                        0x0000_0000_0064_0000_u64, 0x0000_0000_00e4_0000_u64,
+                        0x0000_0000_0324_0000_u64, 0x0000_0000_0164_0000_u64,
+                        0x0000_0000_0264_0000_u64,
+                    ],
+                    images: [44, 166, 202, 322, 394],
+                    shapes: [0, 1, 1, 2, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_004c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_004c_0000_u64, next, left, 32)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_009c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_009c_0000_u64, next, left, 160)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_024c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_024c_0000_u64, next, left, 196)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_005c_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_005c_0000_u64, next, left, 292)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_00cc_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00cc_0000_u64, next, left, 364)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<5> = Set {
+                    masks: [
+                        0x0000_0000_004c_0000_u64, 0x0000_0000_009c_0000_u64,
+                        0x0000_0000_024c_0000_u64, 0x0000_0000_005c_0000_u64,
+                        0x0000_0000_00cc_0000_u64,
+                    ],
+                    images: [32, 160, 196, 292, 364],
+                    shapes: [0, 1, 1, 2, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled
             _ => {}
@@ -14038,202 +2709,46 @@ impl Solver {
         match ilsi {
             /// +x open, +y open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0058_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0058_0000_u64, next, left, 9)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0068_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_0000_u64, next, left, 20)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0098_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0000_u64, next, left, 33)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_0000_u64, next, left, 45)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0498_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0498_0000_u64, next, left, 197)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0648_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0648_0000_u64, next, left, 203)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0258_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0258_0000_u64, next, left, 209)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0348_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0348_0000_u64, next, left, 214)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_00e8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e8_0000_u64, next, left, 298)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0268_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0268_0000_u64, next, left, 316)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c8_0000_u64, next, left, 323)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0078_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0078_0000_u64, next, left, 370)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0168_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0168_0000_u64, next, left, 388)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04c8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c8_0000_u64, next, left, 395)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<14> = Set {
+                    masks: [
+                        0x0000_0000_0058_0000_u64, 0x0000_0000_0068_0000_u64,
+                        0x0000_0000_0098_0000_u64, 0x0000_0000_00c8_0000_u64,
+                        0x0000_0000_0498_0000_u64, 0x0000_0000_0648_0000_u64,
+                        0x0000_0000_0258_0000_u64, 0x0000_0000_0348_0000_u64,
+                        0x0000_0000_00e8_0000_u64, 0x0000_0000_0268_0000_u64,
+                        0x0000_0000_02c8_0000_u64, 0x0000_0000_0078_0000_u64,
+                        0x0000_0000_0168_0000_u64, 0x0000_0000_04c8_0000_u64,
+                    ],
+                    images: [
+                        9, 20, 33, 45, 197, 203, 209, 214, 298, 316, 323, 370, 388, 395,
+                    ],
+                    shapes: [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0068_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0068_0000_u64, next, left, 20)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_00c8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00c8_0000_u64, next, left, 45)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0648_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0648_0000_u64, next, left, 203)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0348_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0348_0000_u64, next, left, 214)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_00e8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00e8_0000_u64, next, left, 298)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0268_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0268_0000_u64, next, left, 316)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_02c8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c8_0000_u64, next, left, 323)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0168_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0168_0000_u64, next, left, 388)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04c8_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c8_0000_u64, next, left, 395)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<9> = Set {
+                    masks: [
+                        0x0000_0000_0068_0000_u64, 0x0000_0000_00c8_0000_u64,
+                        0x0000_0000_0648_0000_u64, 0x0000_0000_0348_0000_u64,
+                        0x0000_0000_00e8_0000_u64, 0x0000_0000_0268_0000_u64,
+                        0x0000_0000_02c8_0000_u64, 0x0000_0000_0168_0000_u64,
+                        0x0000_0000_04c8_0000_u64,
+                    ],
+                    images: [20, 45, 203, 214, 298, 316, 323, 388, 395],
+                    shapes: [0, 0, 1, 1, 2, 2, 2, 3, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0098_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0098_0000_u64, next, left, 33)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0498_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0498_0000_u64, next, left, 197)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<2> = Set {
+                    masks: [0x0000_0000_0098_0000_u64, 0x0000_0000_0498_0000_u64],
+                    images: [33, 197],
+                    shapes: [0, 1],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled
             _ => {}
@@ -14253,52 +2768,16 @@ impl Solver {
         match ilsi {
             /// +y open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_00d0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00d0_0000_u64, next, left, 21)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_00f0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_00f0_0000_u64, next, left, 154)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0690_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0690_0000_u64, next, left, 215)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_04d0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04d0_0000_u64, next, left, 317)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_02d0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02d0_0000_u64, next, left, 389)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<5> = Set {
+                    masks: [
+                        0x0000_0000_00d0_0000_u64, 0x0000_0000_00f0_0000_u64,
+                        0x0000_0000_0690_0000_u64, 0x0000_0000_04d0_0000_u64,
+                        0x0000_0000_02d0_0000_u64,
+                    ],
+                    images: [21, 154, 215, 317, 389],
+                    shapes: [0, 1, 1, 2, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled
             _ => {}
@@ -14318,136 +2797,38 @@ impl Solver {
         match ilsi {
             /// +x open, +y open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0160_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0160_0000_u64, next, left, 10)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0260_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_0000_u64, next, left, 34)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0320_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_0000_u64, next, left, 46)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 3;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_01e0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_01e0_0000_u64, next, left, 149)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04e0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04e0_0000_u64, next, left, 161)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0720_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0720_0000_u64, next, left, 167)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_02e0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02e0_0000_u64, next, left, 293)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0660_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0660_0000_u64, next, left, 365)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<8> = Set {
+                    masks: [
+                        0x0000_0000_0160_0000_u64, 0x0000_0000_0260_0000_u64,
+                        0x0000_0000_0320_0000_u64, 0x0000_0000_01e0_0000_u64,
+                        0x0000_0000_04e0_0000_u64, 0x0000_0000_0720_0000_u64,
+                        0x0000_0000_02e0_0000_u64, 0x0000_0000_0660_0000_u64,
+                    ],
+                    images: [10, 34, 46, 149, 161, 167, 293, 365],
+                    shapes: [0, 0, 0, 1, 1, 1, 2, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0320_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0320_0000_u64, next, left, 46)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0720_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0720_0000_u64, next, left, 167)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<2> = Set {
+                    masks: [0x0000_0000_0320_0000_u64, 0x0000_0000_0720_0000_u64],
+                    images: [46, 167],
+                    shapes: [0, 1],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0260_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0260_0000_u64, next, left, 34)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_04e0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04e0_0000_u64, next, left, 161)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_02e0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02e0_0000_u64, next, left, 293)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_0660_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0660_0000_u64, next, left, 365)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<4> = Set {
+                    masks: [
+                        0x0000_0000_0260_0000_u64, 0x0000_0000_04e0_0000_u64,
+                        0x0000_0000_02e0_0000_u64, 0x0000_0000_0660_0000_u64,
+                    ],
+                    images: [34, 161, 293, 365],
+                    shapes: [0, 1, 2, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled
             _ => {}
@@ -14467,96 +2848,37 @@ impl Solver {
         match ilsi {
             /// +x open, +y open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 4;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_02c0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_02c0_0000_u64, next, left, 11)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0340_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_0000_u64, next, left, 22)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_04c0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_0000_u64, next, left, 35)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0640_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0640_0000_u64, next, left, 47)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0740_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0740_0000_u64, next, left, 299)
-                    {
-                        return;
-                    }
-                }
-                if avail & 8u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !8u64;
-                    if occ & 0x0000_0000_03c0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_03c0_0000_u64, next, left, 371)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<6> = Set {
+                    masks: [
+                        0x0000_0000_02c0_0000_u64, 0x0000_0000_0340_0000_u64,
+                        0x0000_0000_04c0_0000_u64, 0x0000_0000_0640_0000_u64,
+                        0x0000_0000_0740_0000_u64, 0x0000_0000_03c0_0000_u64,
+                    ],
+                    images: [11, 22, 35, 47, 299, 371],
+                    shapes: [0, 0, 0, 0, 2, 3],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y open
             1 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 2;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0340_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0340_0000_u64, next, left, 22)
-                    {
-                        return;
-                    }
-                    if occ & 0x0000_0000_0640_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0640_0000_u64, next, left, 47)
-                    {
-                        return;
-                    }
-                }
-                if avail & 4u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !4u64;
-                    if occ & 0x0000_0000_0740_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0740_0000_u64, next, left, 299)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<3> = Set {
+                    masks: [
+                        0x0000_0000_0340_0000_u64, 0x0000_0000_0640_0000_u64,
+                        0x0000_0000_0740_0000_u64,
+                    ],
+                    images: [22, 47, 299],
+                    shapes: [0, 0, 2],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x open, +y filled
             2 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_04c0_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_04c0_0000_u64, next, left, 35)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<1> = Set {
+                    masks: [0x0000_0000_04c0_0000_u64],
+                    images: [35],
+                    shapes: [0],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +x filled, +y filled
             _ => {}
@@ -14576,26 +2898,12 @@ impl Solver {
         match ilsi {
             /// +y open
             0 => {
-                if avail & 1u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !1u64;
-                    if occ & 0x0000_0000_0680_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0680_0000_u64, next, left, 23)
-                    {
-                        return;
-                    }
-                }
-                if avail & 2u64 != 0 {
-                    self.attempts[left & 63] += 1;
-                    let next = avail & !2u64;
-                    if occ & 0x0000_0000_0780_0000_u64 == 0
-                        && self
-                            .place(ctx, occ | 0x0000_0000_0780_0000_u64, next, left, 155)
-                    {
-                        return;
-                    }
-                }
+                const SET: Set<2> = Set {
+                    masks: [0x0000_0000_0680_0000_u64, 0x0000_0000_0780_0000_u64],
+                    images: [23, 155],
+                    shapes: [0, 1],
+                };
+                self.try_set(ctx, occ, avail, left, &SET);
             }
             /// +y filled
             _ => {}
