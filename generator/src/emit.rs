@@ -83,7 +83,11 @@ fn info_tokens(info: &PuzzleInfo) -> TokenStream {
             let m = symmetry_tokens(m);
             quote! { Ok(#m) }
         }
-        Err(why) => quote! { Err(#why.to_string()) },
+        Err(refusal) => {
+            let why = &refusal.why;
+            let usage_error = refusal.usage_error;
+            quote! { Err(::runtime::MirrorRefusal { why: #why.to_string(), usage_error: #usage_error }) }
+        }
     };
     quote! {
         /// The runtime's description of the puzzle: box, pieces, images and symmetry.

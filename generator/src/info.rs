@@ -1,7 +1,7 @@
 //! From the model to the runtime's [`PuzzleInfo`]: the one description of a puzzle that
 //! the generic engine builds at run time and a generated solver carries as constants.
 
-use runtime::{Element, FirstInfo, ImageInfo, PuzzleInfo, Slot, SymmetryInfo};
+use runtime::{Element, FirstInfo, ImageInfo, MirrorRefusal, PuzzleInfo, Slot, SymmetryInfo};
 
 use crate::model::{
     FirstKind, FirstStage, NotApplicable, Puzzle, Redundancy, Symmetry, SymmetryMode,
@@ -65,8 +65,21 @@ pub fn puzzle_info(
         })
     };
     let rotations = symmetry(SymmetryMode::Rotations, "rotations")?;
+    // A piece set not closed under mirroring refuses the mode; a filter piece the user
+    // named that cannot break the larger group is the user's error.
     let mirror =
-        symmetry(SymmetryMode::Mirror, "rotations+reflections").map_err(|NotApplicable(why)| why);
+        match puzzle.group(SymmetryMode::Mirror) {
+            Err(NotApplicable(why)) => Err(MirrorRefusal {
+                why,
+                usage_error: false,
+            }),
+            Ok(_) => symmetry(SymmetryMode::Mirror, "rotations+reflections").map_err(
+                |NotApplicable(why)| MirrorRefusal {
+                    why: format!("--mirror: {why}"),
+                    usage_error: true,
+                },
+            ),
+        };
     let rotation_group = puzzle.group(SymmetryMode::Rotations)?;
     let unfiltered = first_info(
         puzzle,

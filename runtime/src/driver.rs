@@ -39,8 +39,11 @@ impl<'a> Plan<'a> {
         let symmetry = if options.mirror {
             match &info.mirror {
                 Ok(m) => m,
-                Err(why) => {
-                    notes.push(why.clone());
+                Err(refusal) if refusal.usage_error && options.redundancy != "." => {
+                    return Err(UsageError(refusal.why.clone()))
+                }
+                Err(refusal) => {
+                    notes.push(format!("{}; counting up to rotations", refusal.why));
                     &info.rotations
                 }
             }
@@ -165,6 +168,9 @@ pub fn run(
 ) -> Result<Summary, UsageError> {
     let start = Instant::now();
     let plan = Plan::resolve(info, options)?;
+    for note in &plan.notes {
+        eprintln!("warning: {}: {note}", info.name);
+    }
     let mut ctx = Context {
         info,
         stats: Stats::new(info.pieces_to_place()),

@@ -51,6 +51,16 @@ pub struct SymmetryInfo {
     pub filtered: FirstInfo,
 }
 
+/// Why `--mirror` cannot be honoured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MirrorRefusal {
+    pub why: String,
+    /// The user's own choice makes it impossible (a filter piece that is not its own
+    /// mirror image): an error. Otherwise (a piece set not closed under mirroring) the
+    /// run goes on up to rotations, with a warning.
+    pub usage_error: bool,
+}
+
 /// Everything the runtime knows about a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PuzzleInfo {
@@ -68,7 +78,7 @@ pub struct PuzzleInfo {
     pub unfiltered: FirstInfo,
     pub rotations: SymmetryInfo,
     /// The mirror mode, or why it does not apply.
-    pub mirror: Result<SymmetryInfo, String>,
+    pub mirror: Result<SymmetryInfo, MirrorRefusal>,
 }
 
 impl PuzzleInfo {

@@ -9,7 +9,7 @@ pub mod output;
 pub mod symmetry;
 
 pub use driver::{run, Context, Search, Summary, UsageError};
-pub use info::{Element, FirstInfo, ImageInfo, PuzzleInfo, Slot, SymmetryInfo};
+pub use info::{Element, FirstInfo, ImageInfo, MirrorRefusal, PuzzleInfo, Slot, SymmetryInfo};
 pub use options::Options;
 
 /// The `main` of a generated solver: parses the command line, runs, and exits with
