@@ -49,8 +49,7 @@ impl Solver {
             stop: false,
         }
     }
-    /// Tries every image of `set` whose shape is available: the fits are found
-    /// without a branch per image (the tests vectorise), then each is placed.
+    /// Tries every image of `set` whose shape is available.
     #[inline(always)]
     fn try_set<const N: usize>(
         &mut self,
@@ -60,29 +59,44 @@ impl Solver {
         left: usize,
         set: &Set<N>,
     ) {
+        self.try_list(ctx, occ, avail, left, &set.masks, &set.images, &set.shapes);
+    }
+    /// Tries every image of a list whose shape is available: the fits are found
+    /// without a branch per image (the tests vectorise), then each is placed.
+    #[inline(always)]
+    fn try_list(
+        &mut self,
+        ctx: &mut ::runtime::Context<'_>,
+        occ: Word,
+        avail: u64,
+        left: usize,
+        masks: &[Word],
+        images: &[u16],
+        shapes: &[u8],
+    ) {
+        let n = masks.len();
         let mut base = 0;
-        while base < N {
-            let end = if N - base > 64 { base + 64 } else { N };
+        while base < n {
+            let end = if n - base > 64 { base + 64 } else { n };
             let mut tried: u64 = 0;
             let mut fits: u64 = 0;
             for k in base..end {
-                let available = (avail >> set.shapes[k]) & 1;
+                let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
-                fits |= (available & ((occ & set.masks[k] == 0) as u64)) << (k - base);
+                fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
             while fits != 0 {
                 let k = base + fits.trailing_zeros() as usize;
                 fits &= fits - 1;
-                let s = set.shapes[k] as usize;
+                let s = shapes[k] as usize;
                 self.copies[s] -= 1;
                 let next = if self.copies[s] == 0 {
                     avail & !(1u64 << s)
                 } else {
                     avail
                 };
-                let stop = self
-                    .place(ctx, occ | set.masks[k], next, left, set.images[k]);
+                let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
                 self.copies[s] += 1;
                 if stop {
                     return;

@@ -255,6 +255,10 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
     let set_base = e.set_base.iter().map(|&b| Literal::u32_unsuffixed(b));
     let index = e.index.iter().map(|&b| Literal::u32_unsuffixed(b));
     let entries = e.entries.iter().map(|&i| Literal::u16_unsuffixed(i));
+    let entry_shapes = e
+        .entries
+        .iter()
+        .map(|&i| Literal::u8_unsuffixed(ir.image_shapes[i as usize] as u8));
     let entry_masks = e.entries.iter().map(|&i| match ir.word {
         Word::U64 => Literal::u64_unsuffixed(ir.masks[i as usize] as u64),
         Word::U128 => Literal::u128_unsuffixed(ir.masks[i as usize]),
@@ -338,7 +342,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                 let c = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
                 let set = e_set(c, occ);
-                let fits = count_fits(set, occ, avail, best_fits);
+                let fits = count_fits(set, occ, avail);
                 if fits < best_fits {
                     best_fits = fits;
                     best_set = set;
@@ -351,31 +355,11 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                     }
                 }
             }
-            let mut shapes = avail;
-            while shapes != 0 {
-                let s = shapes.trailing_zeros() as usize;
-                shapes &= shapes - 1;
-                let at = best_set * SHAPES + s;
-                let (start, end) = (E_INDEX[at] as usize, E_INDEX[at + 1] as usize);
-                if start == end {
-                    continue;
-                }
-                self.attempts[left & 63] += (end - start) as u64;
-                self.copies[s] -= 1;
-                let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
-                for (&mask, &image) in E_MASKS[start..end].iter().zip(&E_ENTRIES[start..end]) {
-                    if occ & mask == 0 && self.place(ctx, occ | mask, next, left, image) {
-                        return;
-                    }
-                }
-                self.copies[s] += 1;
-            }
+            let (start, end) = (E_INDEX[best_set] as usize, E_INDEX[best_set + 1] as usize);
+            self.try_list(ctx, occ, avail, left, &E_MASKS[start..end], &E_ENTRIES[start..end], &E_SHAPES[start..end]);
         }
     };
-    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
     let tables = quote! {
-        /// Distinct shapes.
-        const SHAPES: usize = #shapes;
         /// Use the F heuristic when this many pieces or fewer are left, E before.
         const F_FROM: usize = #f_from;
         #neighbour_masks
@@ -383,12 +367,14 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
         /// The first image list set of each cell.
         const E_SET_BASE: &[u32] = &[#(#set_base),*];
-        /// For set t and shape s, its images are `E_ENTRIES[E_INDEX[t*SHAPES+s]..E_INDEX[t*SHAPES+s+1]]`.
+        /// Set t's images are `E_ENTRIES[E_INDEX[t]..E_INDEX[t + 1]]`, by shape.
         const E_INDEX: &[u32] = &[#(#index),*];
-        /// The images of every E image list, by set and shape.
+        /// The images of every E image list set.
         const E_ENTRIES: &[u16] = &[#(#entries),*];
         /// Their occupancy masks.
         const E_MASKS: &[Word] = &[#(#entry_masks),*];
+        /// Their shapes.
+        const E_SHAPES: &[u8] = &[#(#entry_shapes),*];
 
         /// The image list set of cell `c` for the present state of its neighbours (NOF).
         #[inline(always)]
@@ -400,26 +386,16 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             E_SET_BASE[c] as usize + ilsi
         }
 
-        /// The number of images of available shapes that fit in set `set`, counted up to `cutoff`.
+        /// The number of images of available shapes that fit in set `set`, counted without
+        /// a branch per image so that the loop vectorises.
         #[inline(always)]
-        fn count_fits(set: usize, occ: Word, avail: u64, cutoff: u32) -> u32 {
-            let mut fits = 0;
-            let mut shapes = avail;
-            while shapes != 0 {
-                let s = shapes.trailing_zeros() as usize;
-                shapes &= shapes - 1;
-                let at = set * SHAPES + s;
-                // Counted without a branch per image, so the loop vectorises; the cutoff
-                // is checked once per shape.
-                fits += E_MASKS[E_INDEX[at] as usize..E_INDEX[at + 1] as usize]
-                    .iter()
-                    .map(|&mask| (occ & mask == 0) as u32)
-                    .sum::<u32>();
-                if fits >= cutoff {
-                    return fits;
-                }
-            }
-            fits
+        fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
+            let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
+            E_MASKS[start..end]
+                .iter()
+                .zip(&E_SHAPES[start..end])
+                .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == 0) as u32)
+                .sum()
         }
     };
     (switch, items, tables)
@@ -538,28 +514,35 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 }
             }
 
-            /// Tries every image of `set` whose shape is available: the fits are found
-            /// without a branch per image (the tests vectorise), then each is placed.
+            /// Tries every image of `set` whose shape is available.
             #[inline(always)]
             fn try_set<const N: usize>(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, set: &Set<N>) {
+                self.try_list(ctx, occ, avail, left, &set.masks, &set.images, &set.shapes);
+            }
+
+            /// Tries every image of a list whose shape is available: the fits are found
+            /// without a branch per image (the tests vectorise), then each is placed.
+            #[inline(always)]
+            fn try_list(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, masks: &[Word], images: &[u16], shapes: &[u8]) {
+                let n = masks.len();
                 let mut base = 0;
-                while base < N {
-                    let end = if N - base > 64 { base + 64 } else { N };
+                while base < n {
+                    let end = if n - base > 64 { base + 64 } else { n };
                     let mut tried: u64 = 0;
                     let mut fits: u64 = 0;
                     for k in base..end {
-                        let available = (avail >> set.shapes[k]) & 1;
+                        let available = (avail >> shapes[k]) & 1;
                         tried |= available << (k - base);
-                        fits |= (available & ((occ & set.masks[k] == 0) as u64)) << (k - base);
+                        fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
                     }
                     self.attempts[left & 63] += tried.count_ones() as u64;
                     while fits != 0 {
                         let k = base + fits.trailing_zeros() as usize;
                         fits &= fits - 1;
-                        let s = set.shapes[k] as usize;
+                        let s = shapes[k] as usize;
                         self.copies[s] -= 1;
                         let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
-                        let stop = self.place(ctx, occ | set.masks[k], next, left, set.images[k]);
+                        let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
                         self.copies[s] += 1;
                         if stop {
                             return;

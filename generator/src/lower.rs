@@ -76,6 +76,8 @@ pub struct Ir {
     pub shape_counts: Vec<usize>,
     /// The occupancy mask of every image.
     pub masks: Vec<u128>,
+    /// The shape of every image.
+    pub image_shapes: Vec<usize>,
     pub plans: Vec<CellPlan>,
     /// The neighbour relations as shifts of the occupancy word, when every one is (no
     /// stationary cell breaks the numbering): for each direction, the distance and the
@@ -102,7 +104,7 @@ pub struct EStage {
     pub neighbours: Vec<Vec<u16>>,
     /// The first image list set of each cell (a cell with k neighbours has 2^k).
     pub set_base: Vec<u32>,
-    /// For set t and shape s, its images are `entries[index[t*S + s] .. index[t*S + s + 1]]`.
+    /// Set t's images are `entries[index[t] .. index[t + 1]]`, by shape.
     pub index: Vec<u32>,
     /// The image numbers of the entries.
     pub entries: Vec<u16>,
@@ -234,6 +236,7 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
         cells,
         shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
         masks,
+        image_shapes: puzzle.images.iter().map(|im| im.shape).collect(),
         plans,
         shifts,
         isolation_check,
@@ -295,7 +298,7 @@ fn e_stage(
             covering[c as usize].push(i);
         }
     }
-    let mut index = Vec::with_capacity(total as usize * shapes + 1);
+    let mut index = Vec::with_capacity(total as usize + 1);
     let mut entries = Vec::new();
     for c in 0..cells {
         for ilsi in 0..1usize << neighbours[c].len() {
@@ -304,8 +307,8 @@ fn e_stage(
                 .enumerate()
                 .filter(|(k, _)| ilsi >> k & 1 == 1)
                 .fold(0, |m, (_, &n)| m | 1u128 << n);
+            index.push(entries.len() as u32);
             for s in 0..shapes {
-                index.push(entries.len() as u32);
                 for &i in &covering[c] {
                     if puzzle.images[i].shape == s && masks[i] & occupied == 0 {
                         entries.push(i as u16);
