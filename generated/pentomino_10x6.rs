@@ -83,7 +83,9 @@ impl Solver {
             for k in base..end {
                 let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
-                fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
+                fits
+                    |= (available & ((occ & masks[k] == 0) as u64)
+                        & (!isolated(occ | masks[k]) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
             while fits != 0 {
@@ -133,14 +135,6 @@ impl Solver {
             if !ctx.report(&self.stack[..PIECES]) {
                 self.stop = true;
             }
-            return;
-        }
-        let open = !occ & FULL;
-        let reachable = (open << 6) & 0x0fff_ffff_ffff_ffc0_u64
-            | (open << 1) & 0x0fbe_fbef_befb_efbe_u64
-            | (open >> 6) & 0x003f_ffff_ffff_ffff_u64
-            | (open >> 1) & 0x07df_7df7_df7d_f7df_u64;
-        if open & !reachable != 0 {
             return;
         }
         match (!occ).trailing_zeros() {
@@ -5103,9 +5097,21 @@ impl ::runtime::Search for Solver {
         self.attempts = [0; 64];
         self.fits = [0; 64];
         self.attempts[PIECES] = 1;
-        self.place(ctx, mask, avail, PIECES, first);
+        if !isolated(mask) {
+            self.place(ctx, mask, avail, PIECES, first);
+        }
         ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }
+}
+/// Whether some open cell has no open neighbour: it can never be filled.
+#[inline(always)]
+fn isolated(occ: Word) -> bool {
+    let open = !occ & FULL;
+    let reachable = (open << 6) & 0x0fff_ffff_ffff_ffc0_u64
+        | (open << 1) & 0x0fbe_fbef_befb_efbe_u64
+        | (open >> 6) & 0x003f_ffff_ffff_ffff_u64
+        | (open >> 1) & 0x07df_7df7_df7d_f7df_u64;
+    open & !reachable != 0
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.
 pub fn info() -> ::runtime::PuzzleInfo {

@@ -83,7 +83,9 @@ impl Solver {
             for k in base..end {
                 let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
-                fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
+                fits
+                    |= (available & ((occ & masks[k] == 0) as u64)
+                        & (!isolated(occ | masks[k]) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
             while fits != 0 {
@@ -133,16 +135,6 @@ impl Solver {
             if !ctx.report(&self.stack[..PIECES]) {
                 self.stop = true;
             }
-            return;
-        }
-        let open = !occ & FULL;
-        let reachable = (open << 1) & 0x0000_0000_06db_6db6_u64
-            | (open << 3) & 0x0000_0000_07e3_f1f8_u64
-            | (open << 9) & 0x0000_0000_07ff_fe00_u64
-            | (open >> 1) & 0x0000_0000_036d_b6db_u64
-            | (open >> 3) & 0x0000_0000_00fc_7e3f_u64
-            | (open >> 9) & 0x0000_0000_0003_ffff_u64;
-        if open & !reachable != 0 {
             return;
         }
         if left > F_FROM {
@@ -2976,7 +2968,9 @@ impl ::runtime::Search for Solver {
         self.attempts = [0; 64];
         self.fits = [0; 64];
         self.attempts[PIECES] = 1;
-        self.place(ctx, mask, avail, PIECES, first);
+        if !isolated(mask) {
+            self.place(ctx, mask, avail, PIECES, first);
+        }
         ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }
 }
@@ -7646,6 +7640,18 @@ fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
         .zip(&E_SHAPES[start..end])
         .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == 0) as u32)
         .sum()
+}
+/// Whether some open cell has no open neighbour: it can never be filled.
+#[inline(always)]
+fn isolated(occ: Word) -> bool {
+    let open = !occ & FULL;
+    let reachable = (open << 1) & 0x0000_0000_06db_6db6_u64
+        | (open << 3) & 0x0000_0000_07e3_f1f8_u64
+        | (open << 9) & 0x0000_0000_07ff_fe00_u64
+        | (open >> 1) & 0x0000_0000_036d_b6db_u64
+        | (open >> 3) & 0x0000_0000_00fc_7e3f_u64
+        | (open >> 9) & 0x0000_0000_0003_ffff_u64;
+    open & !reachable != 0
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.
 pub fn info() -> ::runtime::PuzzleInfo {

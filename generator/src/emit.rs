@@ -444,15 +444,22 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 }
             });
             quote! {
-                // An open cell with no open neighbour can never be filled.
-                let open = !occ & FULL;
-                let reachable = #(#terms)|*;
-                if open & !reachable != 0 {
-                    return;
+                /// Whether some open cell has no open neighbour: it can never be filled.
+                #[inline(always)]
+                fn isolated(occ: Word) -> bool {
+                    let open = !occ & FULL;
+                    let reachable = #(#terms)|*;
+                    open & !reachable != 0
                 }
             }
         }
-        _ => quote! {},
+        _ => quote! {
+            /// No isolated-cell test for this puzzle.
+            #[inline(always)]
+            fn isolated(_occ: Word) -> bool {
+                false
+            }
+        },
     };
     let info_fn = info_tokens(info);
     let (e_switch, e_items, e_tables) = match &ir.e_stage {
@@ -533,7 +540,10 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     for k in base..end {
                         let available = (avail >> shapes[k]) & 1;
                         tried |= available << (k - base);
-                        fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
+                        // A placement that would leave an isolated open cell is not a fit
+                        // at all: testing it here, for a whole list at once, costs less
+                        // than entering the child that would find it.
+                        fits |= (available & ((occ & masks[k] == 0) as u64) & (!isolated(occ | masks[k]) as u64)) << (k - base);
                     }
                     self.attempts[left & 63] += tried.count_ones() as u64;
                     while fits != 0 {
@@ -570,7 +580,6 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     }
                     return;
                 }
-                #isolation_check
                 #e_switch
                 match (!occ).trailing_zeros() {
                     #(#dispatch)*
@@ -595,12 +604,16 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 self.attempts = [0; 64];
                 self.fits = [0; 64];
                 self.attempts[PIECES] = 1;
-                self.place(ctx, mask, avail, PIECES, first);
+                if !isolated(mask) {
+                    self.place(ctx, mask, avail, PIECES, first);
+                }
                 ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
             }
         }
 
         #e_tables
+
+        #isolation_check
 
         #info_fn
     };
