@@ -5103,15 +5103,33 @@ impl ::runtime::Search for Solver {
         ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }
 }
-/// Whether some open cell has no open neighbour: it can never be filled.
+/// Whether some open region is too small for any piece: a cell with no
+/// open neighbour, or two cells that are each other's only open
+/// neighbour (no piece here is smaller than three cells).
 #[inline(always)]
 fn isolated(occ: Word) -> bool {
     let open = !occ & FULL;
-    let reachable = (open << 6) & 0x0fff_ffff_ffff_ffc0_u64
-        | (open << 1) & 0x0fbe_fbef_befb_efbe_u64
-        | (open >> 6) & 0x003f_ffff_ffff_ffff_u64
-        | (open >> 1) & 0x07df_7df7_df7d_f7df_u64;
-    open & !reachable != 0
+    let mut once: Word = 0;
+    let mut twice: Word = 0;
+    let x = (open << 6) & 0x0fff_ffff_ffff_ffc0_u64;
+    twice |= once & x;
+    once |= x;
+    let x = (open << 1) & 0x0fbe_fbef_befb_efbe_u64;
+    twice |= once & x;
+    once |= x;
+    let x = (open >> 6) & 0x003f_ffff_ffff_ffff_u64;
+    twice |= once & x;
+    once |= x;
+    let x = (open >> 1) & 0x07df_7df7_df7d_f7df_u64;
+    twice |= once & x;
+    once |= x;
+    let single = open & once & !twice;
+    let paired = single
+        & ((single << 6) & 0x0fff_ffff_ffff_ffc0_u64
+            | (single << 1) & 0x0fbe_fbef_befb_efbe_u64
+            | (single >> 6) & 0x003f_ffff_ffff_ffff_u64
+            | (single >> 1) & 0x07df_7df7_df7d_f7df_u64);
+    (open & !once) | paired != 0
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.
 pub fn info() -> ::runtime::PuzzleInfo {

@@ -78,6 +78,8 @@ pub struct Ir {
     pub masks: Vec<u128>,
     /// The shape of every image.
     pub image_shapes: Vec<usize>,
+    /// The size of the smallest piece.
+    pub min_piece_size: usize,
     pub plans: Vec<CellPlan>,
     /// The neighbour relations as shifts of the occupancy word, when every one is (no
     /// stationary cell breaks the numbering): for each direction, the distance and the
@@ -237,6 +239,7 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
         shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
         masks,
         image_shapes: puzzle.images.iter().map(|im| im.shape).collect(),
+        min_piece_size: puzzle.shapes.iter().map(|s| s.size).min().unwrap_or(0),
         plans,
         shifts,
         isolation_check,
