@@ -450,7 +450,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 let adds = shifts.iter().map(|s| {
                     let from = word_literal(ir.word, s.from);
                     let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
-                    let shifted = if s.by > 0 { quote! { (open >> #by) & #from } } else { quote! { (open << #by) & #from } };
+                    let shifted = if s.by > 0 {
+                        quote! { (open >> #by) & #from }
+                    } else {
+                        quote! { (open << #by) & #from }
+                    };
                     quote! {
                         let x = #shifted;
                         twice |= once & x;
@@ -460,7 +464,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 let pairs = shifts.iter().map(|s| {
                     let from = word_literal(ir.word, s.from);
                     let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
-                    if s.by > 0 { quote! { (single >> #by) & #from } } else { quote! { (single << #by) & #from } }
+                    if s.by > 0 {
+                        quote! { (single >> #by) & #from }
+                    } else {
+                        quote! { (single << #by) & #from }
+                    }
                 });
                 quote! {
                     /// Whether some open region is too small for any piece: a cell with no
@@ -497,6 +505,15 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             }
         },
     };
+    // The full mask is used by the region test and by the E stage only.
+    let full_const = if (ir.shifts.is_some() && ir.isolation_check) || ir.e_stage.is_some() {
+        quote! {
+            /// Every cell filled.
+            const FULL: Word = #full;
+        }
+    } else {
+        quote! {}
+    };
     let info_fn = info_tokens(info);
     let (e_switch, e_items, e_tables) = match &ir.e_stage {
         Some(e) => e_stage_tokens(ir, e),
@@ -518,8 +535,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         const COPIES: [u8; #shapes] = [#(#copies),*];
         /// Every shape available.
         const ALL_SHAPES: u64 = #all_shapes;
-        /// Every cell filled.
-        const FULL: Word = #full;
+        #full_const
 
         /// One image list set: the images of every shape that can fill a cell in one
         /// neighbour state, with their masks and shapes.

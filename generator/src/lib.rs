@@ -158,7 +158,14 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
                 let message = d.to_string();
                 quote::quote! { compile_error!(#message); }
             });
-            let file: syn::File = syn::parse2(quote::quote! { #(#errors)* }).expect("valid tokens");
+            // A `main` keeps the compiler's report to the puzzle's own errors when the
+            // file is built as an executable.
+            let file: syn::File = syn::parse2(quote::quote! {
+                #(#errors)*
+                /// This puzzle has errors; see above.
+                pub fn main() {}
+            })
+            .expect("valid tokens");
             let mut out = stamp::header(path, text, VERSION, &config.options());
             out.push('\n');
             out.push_str(&prettyplease::unparse(&file));

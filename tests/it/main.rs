@@ -1,5 +1,6 @@
 mod client;
 mod common;
 mod errors;
+mod generated;
 mod orbits;
 mod solve;

@@ -840,7 +840,11 @@ fn random_pieces(dims: [i32; 3], one_side: bool, seed: u64) -> Spec {
     let rest = volume - total;
     // Either a few monominoes and the rest stationary, or monominoes only (which keeps
     // the box's symmetry).
-    let monominoes = if rng.chance(2) { rest } else { rest.min(rng.below(4)) };
+    let monominoes = if rng.chance(2) {
+        rest
+    } else {
+        rest.min(rng.below(4))
+    };
     for _ in 0..monominoes {
         pieces.push(vec![[0, 0, 0]]);
     }
@@ -892,9 +896,17 @@ const PAIR_BOXES: &[[i32; 3]] = &[
 fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
     let mut rng = Rng(seed);
     let one_side = dims[2] == 1;
-    let mut spec = Spec { dims, one_side, pieces: Vec::new() };
+    let mut spec = Spec {
+        dims,
+        one_side,
+        pieces: Vec::new(),
+    };
     let volume = spec.volume() as usize;
-    let chiral = if one_side { [S_TETROMINO, L_TETROMINO][rng.below(2)] } else { TWIST };
+    let chiral = if one_side {
+        [S_TETROMINO, L_TETROMINO][rng.below(2)]
+    } else {
+        TWIST
+    };
     let mut shapes = vec![chiral.to_vec()];
     if rng.chance(2) {
         shapes.push(random_shape(1 + rng.below(4), one_side, &mut rng));
@@ -902,7 +914,11 @@ fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
     let mut pieces: Vec<Vec<P>> = Vec::new();
     for cells in shapes {
         let mirrored = normalize(&mirror_x(&cells));
-        let pair_size = if spec.is_chiral(&cells) { 2 * cells.len() } else { cells.len() };
+        let pair_size = if spec.is_chiral(&cells) {
+            2 * cells.len()
+        } else {
+            cells.len()
+        };
         if pieces.iter().map(Vec::len).sum::<usize>() + pair_size > volume {
             continue;
         }
@@ -916,7 +932,11 @@ fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
     pieces.extend(std::iter::repeat(vec![[0, 0, 0]]).take(rest));
     for (k, p) in pieces.iter().enumerate() {
         let cells = write_mobile(&spec, p, &mut rng);
-        spec.pieces.push(PieceSpec { name: format!("p{k}"), cells, stationary: false });
+        spec.pieces.push(PieceSpec {
+            name: format!("p{k}"),
+            cells,
+            stationary: false,
+        });
     }
     rng.shuffle(&mut spec.pieces);
     spec
@@ -1299,7 +1319,11 @@ fn one_sided() {
     let spec = || {
         let mut pieces = vec![mobile("L", L_TETROMINO), mobile("J", J_TETROMINO)];
         pieces.extend(copies("m", MONO, 4));
-        Spec { dims: [6, 2, 1], one_side: true, pieces }
+        Spec {
+            dims: [6, 2, 1],
+            one_side: true,
+            pieces,
+        }
     };
     assert_eq!(spec().group(false).len(), 4);
     hand(spec(), 8, 3, 3);
@@ -1307,7 +1331,11 @@ fn one_sided() {
     // really are what makes it 3.
     let s = spec();
     let all = s.enumerate(100).unwrap();
-    let proper: Vec<Motion> = s.group(false).into_iter().filter(|m| !s.improper(m)).collect();
+    let proper: Vec<Motion> = s
+        .group(false)
+        .into_iter()
+        .filter(|m| !s.improper(m))
+        .collect();
     assert_eq!(s.orbits(&all, &proper).len(), 4);
 
     // Two L's (copies, one-sided: not mirror-closed) and four monominoes in 6x2. With L
@@ -1318,6 +1346,14 @@ fn one_sided() {
     // (9 + 3)/2 = 6.
     let mut pieces = copies("L", L_TETROMINO, 2);
     pieces.extend(copies("m", MONO, 4));
-    hand(Spec { dims: [6, 2, 1], one_side: true, pieces }, 9, 6, 6);
+    hand(
+        Spec {
+            dims: [6, 2, 1],
+            one_side: true,
+            pieces,
+        },
+        9,
+        6,
+        6,
+    );
 }
-
