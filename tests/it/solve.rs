@@ -2,8 +2,8 @@
 //! where the full listing is cheap, the listing (`-r .`) judged by the independent orbit
 //! count of [`crate::orbits`].
 //!
-//! The default suite runs in debug mode under `cargo test`; the heavy puzzles are
-//! `#[ignore]`d and run, in release, with
+//! The suite is run in release (`cargo test --release --workspace`, as the README says);
+//! the puzzles that take minutes even there are `#[ignore]`d and run with
 //!
 //!     cargo test --release --test it -- --ignored
 
@@ -66,7 +66,6 @@ fn pentomino_10x6() {
 
 // ~55 s in debug.
 #[test]
-#[ignore = "slow in debug: cargo test --release --test it -- --ignored"]
 fn pentomino_10x6_every_solution() {
     listing_orbits(
         "puzzles/pentomino_10x6.txt",
@@ -141,7 +140,6 @@ fn pentomino_8x8_with_blocked_centre() {
 // one classic count for a one-sided, mirror-closed set (the box's flips join the group).
 // The random one-sided mirror-closed puzzles of `orbits` cover the same rule by default.
 #[test]
-#[ignore = "slow in debug: cargo test --release --test it -- --ignored"]
 fn one_sided_pentominoes_30x3() {
     let map = check("tests/puzzles/one_sided_pentomino_30x3.txt", &[], 46);
     assert_eq!(number(&map, "GROUP_ORDER"), 4);
@@ -149,7 +147,6 @@ fn one_sided_pentominoes_30x3() {
 
 // ~30 s in release.
 #[test]
-#[ignore = "slow: cargo test --release --test it -- --ignored"]
 fn one_sided_pentominoes_30x3_every_solution() {
     listing_orbits(
         "tests/puzzles/one_sided_pentomino_30x3.txt",
@@ -193,7 +190,6 @@ fn pentomino_20x3() {
 }
 
 #[test]
-#[ignore = "slow in debug: cargo test --release --test it -- --ignored"]
 fn pentomino_12x5_and_15x4_every_solution() {
     listing_orbits(
         "tests/puzzles/pentomino_12x5.txt",
@@ -218,7 +214,6 @@ fn pentomino_12x5_and_15x4_every_solution() {
 // The twelve pentominoes in 5x4x3: ~25 s each in release. Flat pieces are their own
 // mirror images, so the set is mirror-closed and --mirror doubles the group (4 to 8).
 #[test]
-#[ignore = "slow: cargo test --release --test it -- --ignored"]
 fn pentomino_5x4x3() {
     let map = check("tests/puzzles/pentomino_5x4x3.txt", &["--mirror"], 3940);
     assert_eq!(number(&map, "GROUP_ORDER"), 8);
