@@ -137,6 +137,13 @@ pub struct FirstEntry {
     pub stabiliser: Vec<usize>,
 }
 
+/// The first shape whose mirror image is not a shape with the same number of copies.
+fn unpaired_shape(shapes: &[Shape]) -> Option<usize> {
+    shapes
+        .iter()
+        .position(|s| s.mirror.is_none_or(|m| shapes[m].count() != s.count()))
+}
+
 /// Why a requested symmetry mode or filter piece cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotApplicable(pub String);
@@ -237,13 +244,11 @@ impl Puzzle {
                 line: piece.line,
             });
         }
-        for s in 0..shapes.len() {
-            let m = geometry::canonical(&geometry::mirror(&shapes[s].orientations[0]), &maps);
-            shapes[s].mirror = canon.iter().position(|k| *k == m);
+        for shape in shapes.iter_mut() {
+            let m = geometry::canonical(&geometry::mirror(&shape.orientations[0]), &maps);
+            shape.mirror = canon.iter().position(|k| *k == m);
         }
-        let mirror_closed = shapes
-            .iter()
-            .all(|s| s.mirror.is_some_and(|m| shapes[m].count() == s.count()));
+        let mirror_closed = unpaired_shape(&shapes).is_none();
 
         let mut images = Vec::new();
         let mut shape_images = Vec::new();
@@ -319,14 +324,8 @@ impl Puzzle {
     /// the piece set is not closed under mirroring.
     pub fn group(&self, mode: SymmetryMode) -> Result<Vec<Symmetry>, NotApplicable> {
         if mode == SymmetryMode::Mirror && !self.mirror_closed {
-            let missing = self
-                .shapes
-                .iter()
-                .find(|s| {
-                    !s.mirror
-                        .is_some_and(|m| self.shapes[m].count() == s.count())
-                })
-                .map(|s| self.pieces[s.pieces[0]].name.clone())
+            let missing = unpaired_shape(&self.shapes)
+                .map(|s| self.pieces[self.shapes[s].pieces[0]].name.clone())
                 .unwrap_or_default();
             return Err(NotApplicable(format!(
                 "--mirror does not apply: the piece set is not closed under mirroring \
