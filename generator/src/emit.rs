@@ -23,6 +23,17 @@ fn word_literal(word: Word, value: u128) -> Literal {
         .expect("a valid literal")
 }
 
+/// The cells of `from` whose neighbour along `shift` is in the set `bits` (an expression).
+fn neighbour_bits(word: Word, shift: &crate::lower::Shift, bits: TokenStream) -> TokenStream {
+    let from = word_literal(word, shift.from);
+    let by = Literal::u32_unsuffixed(shift.by.unsigned_abs());
+    if shift.by > 0 {
+        quote! { (#bits >> #by) & #from }
+    } else {
+        quote! { (#bits << #by) & #from }
+    }
+}
+
 fn u16_list(values: &[u16]) -> TokenStream {
     let v = values.iter().map(|&x| Literal::u16_unsuffixed(x));
     quote! { &[#(#v),*] }
@@ -268,13 +279,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             // Count each cell's open neighbours in three bit-sliced counters, a full adder
             // per direction, then take the lowest non-empty class.
             let adds = shifts.iter().map(|s| {
-                let from = word_literal(ir.word, s.from);
-                let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
-                let shifted = if s.by > 0 {
-                    quote! { (open >> #by) & #from }
-                } else {
-                    quote! { (open << #by) & #from }
-                };
+                let shifted = neighbour_bits(ir.word, s, quote! { open });
                 quote! {
                     let x = #shifted;
                     let carry = b0 & x;
@@ -434,42 +439,24 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     );
     let isolation_check = match &ir.shifts {
         Some(shifts) if ir.isolation_check => {
-            let terms = shifts.iter().map(|s| {
-                let from = word_literal(ir.word, s.from);
-                let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
-                if s.by > 0 {
-                    quote! { (open >> #by) & #from }
-                } else {
-                    quote! { (open << #by) & #from }
-                }
-            });
+            let terms = shifts
+                .iter()
+                .map(|s| neighbour_bits(ir.word, s, quote! { open }));
             // The pair test pays in the plane (10x6: 34.2 -> 32.0 ms) but not in 3-space,
             // where regions rarely close and the test has six directions (Tetris Cube:
             // 3.3 -> 3.8 s).
             if ir.min_piece_size >= 3 && shifts.len() <= 4 {
                 let adds = shifts.iter().map(|s| {
-                    let from = word_literal(ir.word, s.from);
-                    let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
-                    let shifted = if s.by > 0 {
-                        quote! { (open >> #by) & #from }
-                    } else {
-                        quote! { (open << #by) & #from }
-                    };
+                    let shifted = neighbour_bits(ir.word, s, quote! { open });
                     quote! {
                         let x = #shifted;
                         twice |= once & x;
                         once |= x;
                     }
                 });
-                let pairs = shifts.iter().map(|s| {
-                    let from = word_literal(ir.word, s.from);
-                    let by = Literal::u32_unsuffixed(s.by.unsigned_abs());
-                    if s.by > 0 {
-                        quote! { (single >> #by) & #from }
-                    } else {
-                        quote! { (single << #by) & #from }
-                    }
-                });
+                let pairs = shifts
+                    .iter()
+                    .map(|s| neighbour_bits(ir.word, s, quote! { single }));
                 quote! {
                     /// Whether some open region is too small for any piece: a cell with no
                     /// open neighbour, or two cells that are each other's only open
