@@ -92,15 +92,8 @@ impl Solver {
                 let k = base + fits.trailing_zeros() as usize;
                 fits &= fits - 1;
                 let s = shapes[k] as usize;
-                self.copies[s] -= 1;
-                let next = if self.copies[s] == 0 {
-                    avail & !(1u64 << s)
-                } else {
-                    avail
-                };
-                let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
-                self.copies[s] += 1;
-                if stop {
+                if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k])
+                {
                     return;
                 }
             }

@@ -501,6 +501,24 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     } else {
         quote! {}
     };
+    // With one piece of every shape, placing a piece just clears its shape's bit.
+    let place_copy = if ir.shape_counts.iter().all(|&c| c == 1) {
+        quote! {
+            if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k]) {
+                return;
+            }
+        }
+    } else {
+        quote! {
+            self.copies[s] -= 1;
+            let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
+            let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
+            self.copies[s] += 1;
+            if stop {
+                return;
+            }
+        }
+    };
     let info_fn = info_tokens(info);
     let (e_switch, e_items, e_tables) = match &ir.e_stage {
         Some(e) => e_stage_tokens(ir, e),
@@ -589,13 +607,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                         let k = base + fits.trailing_zeros() as usize;
                         fits &= fits - 1;
                         let s = shapes[k] as usize;
-                        self.copies[s] -= 1;
-                        let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
-                        let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
-                        self.copies[s] += 1;
-                        if stop {
-                            return;
-                        }
+                        #place_copy
                     }
                     base = end;
                 }
