@@ -199,3 +199,22 @@ pub fn parse_listing(text: &str, dims: [usize; 3]) -> Vec<Listed> {
     }
     out
 }
+
+/// A small deterministic generator (SplitMix64) for the geometric choices of random
+/// puzzles, seeded by proptest. The test modules add the draws they need.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}

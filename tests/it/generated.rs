@@ -610,23 +610,9 @@ fn random_cases() -> Vec<Case> {
         .collect()
 }
 
-/// A small deterministic generator for the geometric choices under one case's seed.
-struct Dice(u64);
+use crate::common::SplitMix64 as Dice;
 
 impl Dice {
-    fn next(&mut self) -> u64 {
-        // SplitMix64.
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     fn percent(&mut self, p: u64) -> bool {
         self.next() % 100 < p
     }

@@ -602,23 +602,9 @@ pub fn judge(spec: &Spec, cap: usize) -> Option<(usize, usize, usize)> {
 // ---------------------------------------------------------------------------------------
 // Random puzzles.
 
-/// A small deterministic generator (splitmix64), seeded by proptest.
-struct Rng(u64);
+use crate::common::SplitMix64 as Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
     fn chance(&mut self, one_in: usize) -> bool {
         self.below(one_in) == 0
     }
