@@ -48,6 +48,14 @@ pub fn puzzle_info(
     redundancy: &Redundancy,
     engine: &str,
 ) -> Result<PuzzleInfo, NotApplicable> {
+    // Images, pieces and shapes are numbered with u16 in the runtime.
+    if puzzle.images.len() > u16::MAX as usize || puzzle.pieces.len() > u16::MAX as usize {
+        return Err(NotApplicable(format!(
+            "the puzzle has {} images and {} pieces; fila handles at most 65535 of each",
+            puzzle.images.len(),
+            puzzle.pieces.len()
+        )));
+    }
     let grid = (0..puzzle.cell_at.len())
         .map(|g| match (puzzle.cell_at[g], puzzle.stationary_at[g]) {
             (Some(c), _) => Slot::Open(c),

@@ -289,3 +289,17 @@ proptest! {
         }
     }
 }
+
+/// A puzzle past the runtime's u16 numbering (here 20,000 dominoes in a 200x200 box have
+/// 79,600 images) is refused with a clear message, not miscounted.
+#[test]
+fn too_many_images_is_refused() {
+    let mut text = String::from("D:xDim=200:yDim=200:zDim=1\n");
+    for k in 0..20_000 {
+        text.push_str(&format!("C:name=d{k}:layout=0 0 0, 1 0 0\n"));
+    }
+    text.push_str("~D\n");
+    let out = run_fila(&["solve", "-q", "-i"], Some(&text));
+    let err = assert_refused(&out, "too many images");
+    assert!(err.contains("at most 65535"), "{err}");
+}
