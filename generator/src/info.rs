@@ -63,8 +63,7 @@ pub fn puzzle_info(
             (None, None) => unreachable!("every position is open or stationary"),
         })
         .collect();
-    let symmetry = |mode: SymmetryMode, name: &str| -> Result<SymmetryInfo, NotApplicable> {
-        let group = puzzle.group(mode)?;
+    let symmetry = |group: Vec<Symmetry>, name: &str| -> Result<SymmetryInfo, NotApplicable> {
         let stage = puzzle.first_stage(redundancy, &group)?;
         Ok(SymmetryInfo {
             name: name.to_string(),
@@ -72,28 +71,27 @@ pub fn puzzle_info(
             filtered: first_info(puzzle, &stage, redundancy),
         })
     };
-    let rotations = symmetry(SymmetryMode::Rotations, "rotations")?;
-    // A piece set not closed under mirroring refuses the mode; a filter piece the user
-    // named that cannot break the larger group is the user's error.
-    let mirror =
-        match puzzle.group(SymmetryMode::Mirror) {
-            Err(NotApplicable(why)) => Err(MirrorRefusal {
-                why,
-                usage_error: false,
-            }),
-            Ok(_) => symmetry(SymmetryMode::Mirror, "rotations+reflections").map_err(
-                |NotApplicable(why)| MirrorRefusal {
-                    why: format!("--mirror: {why}"),
-                    usage_error: true,
-                },
-            ),
-        };
     let rotation_group = puzzle.group(SymmetryMode::Rotations)?;
     let unfiltered = first_info(
         puzzle,
         &puzzle.first_stage(&Redundancy::Off, &rotation_group)?,
         &Redundancy::Off,
     );
+    let rotations = symmetry(rotation_group, "rotations")?;
+    // A piece set not closed under mirroring refuses the mode; a filter piece the user
+    // named that cannot break the larger group is the user's error.
+    let mirror = match puzzle.group(SymmetryMode::Mirror) {
+        Err(NotApplicable(why)) => Err(MirrorRefusal {
+            why,
+            usage_error: false,
+        }),
+        Ok(group) => {
+            symmetry(group, "rotations+reflections").map_err(|NotApplicable(why)| MirrorRefusal {
+                why: format!("--mirror: {why}"),
+                usage_error: true,
+            })
+        }
+    };
     Ok(PuzzleInfo {
         name: puzzle.name.clone(),
         engine: engine.to_string(),
