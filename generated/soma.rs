@@ -33,6 +33,8 @@ pub struct Solver {
     attempts: [u64; 64],
     fits: [u64; 64],
     stop: bool,
+    /// Nodes with this many pieces left go back to the driver (0: none).
+    floor: usize,
 }
 impl Default for Solver {
     fn default() -> Self {
@@ -47,6 +49,7 @@ impl Solver {
             attempts: [0; 64],
             fits: [0; 64],
             stop: false,
+            floor: 0,
         }
     }
     /// Tries every image of `set` whose shape is available.
@@ -124,9 +127,13 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        if left == 0 {
-            if !ctx.report(&self.stack[..PIECES]) {
-                self.stop = true;
+        if left <= self.floor {
+            if left == 0 {
+                if !ctx.report(&self.stack[..PIECES]) {
+                    self.stop = true;
+                }
+            } else {
+                ctx.cut(&self.stack[..PIECES - left]);
             }
             return;
         }
@@ -2946,25 +2953,38 @@ impl Solver {
     ) {}
 }
 impl ::runtime::Search for Solver {
-    fn solve_subtree(&mut self, first: u16, ctx: &mut ::runtime::Context<'_>) {
-        let image = &ctx.info.images[first as usize];
-        let shape = image.shape as usize;
-        let mask = image.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
         self.stop = false;
+        self.floor = ctx.floor();
         self.copies = COPIES;
-        self.copies[shape] -= 1;
-        let avail = if self.copies[shape] == 0 {
-            ALL_SHAPES & !(1u64 << shape)
-        } else {
-            ALL_SHAPES
-        };
         self.attempts = [0; 64];
         self.fits = [0; 64];
-        self.attempts[PIECES] = 1;
-        if !isolated(mask) {
-            self.place(ctx, mask, avail, PIECES, first);
+        let mut occ: Word = 0;
+        let mut avail = ALL_SHAPES;
+        for (k, &image) in prefix.iter().enumerate() {
+            let image_info = &ctx.info.images[image as usize];
+            let shape = image_info.shape as usize;
+            occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+            self.copies[shape] -= 1;
+            if self.copies[shape] == 0 {
+                avail &= !(1u64 << shape);
+            }
+            self.stack[k & 63] = image;
+        }
+        let left = PIECES - prefix.len();
+        if prefix.len() == 1 {
+            self.attempts[PIECES] = 1;
+            if !isolated(occ) {
+                self.fits[PIECES] = 1;
+                self.search(ctx, occ, avail, left);
+            }
+        } else {
+            self.search(ctx, occ, avail, left);
         }
         ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
+    }
+    fn fork(&self) -> Box<dyn ::runtime::Search> {
+        Box::new(Solver::new())
     }
 }
 /// Use the F heuristic when this many pieces or fewer are left, E before.

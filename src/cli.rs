@@ -28,6 +28,13 @@ enum Command {
         /// Definition files; `-` or none reads standard input
         files: Vec<String>,
     },
+    /// Add up the -i outputs of the shards of one run (`--shard I/N -i`), checking that
+    /// every shard from 1/N to N/N is there exactly once
+    Merge {
+        /// The shards' outputs (solution listings in them are skipped); `-` reads standard input
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
 }
 
 const SUBCOMMANDS: [&str; 3] = ["solve", "help", "merge"];
@@ -50,6 +57,30 @@ pub fn main(args: Vec<String>) -> i32 {
     };
     match cli.command {
         Command::Solve { options, files } => solve(&options, &files),
+        Command::Merge { files } => merge(&files),
+    }
+}
+
+fn merge(files: &[String]) -> i32 {
+    let mut inputs = Vec::new();
+    for file in files {
+        match read_input(file) {
+            Ok(input) => inputs.push(input),
+            Err(message) => {
+                eprintln!("{message}");
+                return 2;
+            }
+        }
+    }
+    match runtime::merge::merge(&inputs) {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            2
+        }
     }
 }
 
@@ -115,8 +146,14 @@ fn solve(options: &Options, files: &[String]) -> i32 {
     if failed {
         return 2;
     }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    if infos.len() > 1 && (options.checkpoint.is_some() || options.resume.is_some()) {
+        eprintln!(
+            "error: --checkpoint and --resume take one puzzle, and the input has {}",
+            infos.len()
+        );
+        return 2;
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout());
     for info in &infos {
         let mut search = DlxSearch::new(info);
         if let Err(runtime::UsageError(message)) =

@@ -26,6 +26,7 @@ pub enum Flow {
 
 /// An exact-cover matrix with dancing links. Node 0 is the root, nodes `1..=cells` the
 /// cell column headers, the next `shapes` nodes the shape column headers, then the rows.
+#[derive(Clone)]
 pub struct Dlx {
     left: Vec<u32>,
     right: Vec<u32>,
@@ -48,6 +49,8 @@ pub struct Dlx {
     /// The rows of the current partial solution.
     chosen: Vec<u32>,
     stopped: bool,
+    /// Partial solutions with this many pieces left go to the callback (0: none).
+    floor: usize,
     pub counts: Counts,
 }
 
@@ -74,6 +77,7 @@ impl Dlx {
             pieces,
             chosen: Vec::new(),
             stopped: false,
+            floor: 0,
             counts: Counts {
                 attempts: vec![0; pieces + 1],
                 fits: vec![0; pieces + 1],
@@ -203,21 +207,38 @@ impl Dlx {
         }
     }
 
-    /// Finds every solution that uses row `first`, calling `found` with the rows of each
-    /// (`first` included). Returns `Flow::Stop` if the callback stopped the search.
-    pub fn solve_with(&mut self, first: usize, found: &mut dyn FnMut(&[u32]) -> Flow) -> Flow {
-        let node = self.row_start[first] as usize;
-        // Selecting a given row: take every column it meets.
-        self.take_column(self.column[node] as usize);
-        self.take_others(node);
-        let left = self.pieces;
-        self.counts.attempts[left] += 1;
-        self.counts.fits[left] += 1;
-        self.chosen.push(first as u32);
-        self.search(left - 1, found);
-        self.chosen.pop();
-        self.give_back_others(node);
-        self.give_back_column(self.column[node] as usize);
+    /// Finds every solution that uses the rows of `prefix` (disjoint rows, selected in
+    /// that order), calling `found(rows, true)` with the rows of each, the prefix first.
+    /// When `floor` is not zero, a partial solution with `floor` pieces left goes to
+    /// `found(rows, false)` instead of being searched. Returns `Flow::Stop` if the
+    /// callback stopped the search.
+    pub fn solve_prefix(
+        &mut self,
+        prefix: &[usize],
+        floor: usize,
+        found: &mut dyn FnMut(&[u32], bool) -> Flow,
+    ) -> Flow {
+        self.stopped = false;
+        self.floor = floor;
+        for &row in prefix {
+            let node = self.row_start[row] as usize;
+            // Selecting a given row: take every column it meets.
+            self.take_column(self.column[node] as usize);
+            self.take_others(node);
+            self.chosen.push(row as u32);
+        }
+        if prefix.len() == 1 {
+            // The first placement counts like any other.
+            self.counts.attempts[self.pieces] += 1;
+            self.counts.fits[self.pieces] += 1;
+        }
+        self.search(self.pieces - prefix.len(), found);
+        for &row in prefix.iter().rev() {
+            let node = self.row_start[row] as usize;
+            self.chosen.pop();
+            self.give_back_others(node);
+            self.give_back_column(self.column[node] as usize);
+        }
         if self.stopped {
             Flow::Stop
         } else {
@@ -225,9 +246,10 @@ impl Dlx {
         }
     }
 
-    fn search(&mut self, left: usize, found: &mut dyn FnMut(&[u32]) -> Flow) {
-        if self.right[ROOT] as usize == ROOT {
-            if found(&self.chosen) == Flow::Stop {
+    fn search(&mut self, left: usize, found: &mut dyn FnMut(&[u32], bool) -> Flow) {
+        let complete = self.right[ROOT] as usize == ROOT;
+        if complete || left <= self.floor {
+            if found(&self.chosen, complete) == Flow::Stop {
                 self.stopped = true;
             }
             return;
@@ -274,7 +296,7 @@ mod tests {
         }
         let mut n = 0;
         for &f in first {
-            m.solve_with(f, &mut |_| {
+            m.solve_prefix(&[f], 0, &mut |_, _| {
                 n += 1;
                 Flow::Continue
             });
@@ -320,6 +342,6 @@ mod tests {
         for (s, r) in rows {
             m.add_row(s, r);
         }
-        assert_eq!(m.solve_with(0, &mut |_| Flow::Stop), Flow::Stop);
+        assert_eq!(m.solve_prefix(&[0], 0, &mut |_, _| Flow::Stop), Flow::Stop);
     }
 }

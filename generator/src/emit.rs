@@ -559,6 +559,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             attempts: [u64; 64],
             fits: [u64; 64],
             stop: bool,
+            /// Nodes with this many pieces left go back to the driver (0: none).
+            floor: usize,
         }
 
         impl Default for Solver {
@@ -575,6 +577,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     attempts: [0; 64],
                     fits: [0; 64],
                     stop: false,
+                    floor: 0,
                 }
             }
 
@@ -625,9 +628,14 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
             /// Targets the first open cell.
             fn search(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
-                if left == 0 {
-                    if !ctx.report(&self.stack[..PIECES]) {
-                        self.stop = true;
+                if left <= self.floor {
+                    // A solution, or a node where the driver splits the search.
+                    if left == 0 {
+                        if !ctx.report(&self.stack[..PIECES]) {
+                            self.stop = true;
+                        }
+                    } else {
+                        ctx.cut(&self.stack[..PIECES - left]);
                     }
                     return;
                 }
@@ -644,21 +652,40 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         }
 
         impl ::runtime::Search for Solver {
-            fn solve_subtree(&mut self, first: u16, ctx: &mut ::runtime::Context<'_>) {
-                let image = &ctx.info.images[first as usize];
-                let shape = image.shape as usize;
-                let mask = image.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+            fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
                 self.stop = false;
+                self.floor = ctx.floor();
                 self.copies = COPIES;
-                self.copies[shape] -= 1;
-                let avail = if self.copies[shape] == 0 { ALL_SHAPES & !(1u64 << shape) } else { ALL_SHAPES };
                 self.attempts = [0; 64];
                 self.fits = [0; 64];
-                self.attempts[PIECES] = 1;
-                if !isolated(mask) {
-                    self.place(ctx, mask, avail, PIECES, first);
+                let mut occ: Word = 0;
+                let mut avail = ALL_SHAPES;
+                for (k, &image) in prefix.iter().enumerate() {
+                    let image_info = &ctx.info.images[image as usize];
+                    let shape = image_info.shape as usize;
+                    occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+                    self.copies[shape] -= 1;
+                    if self.copies[shape] == 0 {
+                        avail &= !(1u64 << shape);
+                    }
+                    self.stack[k & 63] = image;
+                }
+                let left = PIECES - prefix.len();
+                if prefix.len() == 1 {
+                    // The first placement counts like any other.
+                    self.attempts[PIECES] = 1;
+                    if !isolated(occ) {
+                        self.fits[PIECES] = 1;
+                        self.search(ctx, occ, avail, left);
+                    }
+                } else {
+                    self.search(ctx, occ, avail, left);
                 }
                 ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
+            }
+
+            fn fork(&self) -> Box<dyn ::runtime::Search> {
+                Box::new(Solver::new())
             }
         }
 

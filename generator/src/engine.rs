@@ -23,20 +23,31 @@ impl DlxSearch {
 }
 
 impl Search for DlxSearch {
-    fn solve_subtree(&mut self, first: u16, ctx: &mut Context<'_>) {
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut Context<'_>) {
         let mut placed: Vec<u16> = Vec::new();
         self.dlx.counts.attempts.iter_mut().for_each(|a| *a = 0);
         self.dlx.counts.fits.iter_mut().for_each(|a| *a = 0);
-        self.dlx.solve_with(first as usize, &mut |rows| {
-            placed.clear();
-            placed.extend(rows.iter().map(|&r| r as u16));
-            if ctx.report(&placed) {
-                Flow::Continue
-            } else {
-                Flow::Stop
-            }
-        });
+        let rows: Vec<usize> = prefix.iter().map(|&r| r as usize).collect();
+        self.dlx
+            .solve_prefix(&rows, ctx.floor(), &mut |rows, complete| {
+                placed.clear();
+                placed.extend(rows.iter().map(|&r| r as u16));
+                if !complete {
+                    ctx.cut(&placed);
+                    Flow::Continue
+                } else if ctx.report(&placed) {
+                    Flow::Continue
+                } else {
+                    Flow::Stop
+                }
+            });
         ctx.stats
             .add(&self.dlx.counts.attempts, &self.dlx.counts.fits);
+    }
+
+    fn fork(&self) -> Box<dyn Search> {
+        Box::new(DlxSearch {
+            dlx: self.dlx.clone(),
+        })
     }
 }

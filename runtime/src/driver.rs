@@ -1,21 +1,37 @@
-//! The search driver: the runtime owns the loop over first placements (independent
-//! subtrees), the solution filter, the listing and the statistics; a solver only
-//! finishes the search below one first placement.
+//! The search driver: the runtime owns the subtrees (the first placements of the
+//! search), the threads that search them, the solution filter, the listing, the
+//! statistics, shards and checkpoints; a solver only finishes the search below one
+//! prefix of placements.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::checkpoint::Checkpoint;
 use crate::info::{Element, FirstInfo, PuzzleInfo};
 use crate::options::Options;
 use crate::output::{format_solution, Stats};
+use crate::progress::Progress;
+use crate::split::{self, Subtree};
 use crate::symmetry::Canonical;
 
-/// What a solver implements: place the image `first`, then find every completion and
-/// hand each to [`Context::report`] (as the list of placed image numbers, `first`
-/// included). The solver adds its placement counts to `ctx.stats` before it returns, and
-/// stops early when `report` returns false.
-pub trait Search {
-    fn solve_subtree(&mut self, first: u16, ctx: &mut Context<'_>);
+/// What a solver implements.
+pub trait Search: Send {
+    /// Places the images of `prefix` in order, then finds every completion below them and
+    /// hands each to [`Context::report`] (all placed images, the prefix first). When
+    /// [`Context::floor`] is not zero, a node with that many pieces left is handed to
+    /// [`Context::cut`] instead of being searched.
+    ///
+    /// `prefix` is one first image of the plan, or a prefix that this solver handed to
+    /// `cut`. A one-image prefix counts its own attempt and fit, a longer one counts
+    /// nothing for its images (they were counted when it was cut). The solver adds its
+    /// counts to `ctx.stats` before it returns, and stops early when `report` returns
+    /// false.
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut Context<'_>);
+
+    /// A fresh solver for the same puzzle, for another thread.
+    fn fork(&self) -> Box<dyn Search>;
 }
 
 /// Why a run could not start.
@@ -71,31 +87,117 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// The state shared between the driver and a solver during one run.
-pub struct Context<'a> {
-    pub info: &'a PuzzleInfo,
-    pub stats: Stats,
+/// Where listed solutions go: one writer for every thread, so that a solution is always
+/// written whole, numbered in the order they are written.
+struct Listing<'a> {
+    /// Solutions accepted so far in the whole run (a resumed run starts from its
+    /// checkpoint's count).
+    accepted: u64,
+    out: &'a mut (dyn Write + Send),
+}
+
+/// What every thread of one run shares.
+pub struct Shared<'a> {
+    info: &'a PuzzleInfo,
     plan: &'a Plan<'a>,
-    /// The first entry being searched.
-    entry: usize,
-    pub solutions: u64,
-    pub unique: u64,
     quiet: bool,
     unique_only: bool,
     limit: Option<u64>,
-    stopped: bool,
-    canonical: Canonical,
-    text: String,
-    out: &'a mut dyn Write,
+    stop: AtomicBool,
+    listing: Mutex<Listing<'a>>,
 }
 
-impl Context<'_> {
+impl<'a> Shared<'a> {
+    /// For searches that list nothing and stop nowhere: splitting and estimating.
+    pub(crate) fn silent(
+        info: &'a PuzzleInfo,
+        plan: &'a Plan<'a>,
+        out: &'a mut (dyn Write + Send),
+    ) -> Shared<'a> {
+        Shared {
+            info,
+            plan,
+            quiet: true,
+            unique_only: false,
+            limit: None,
+            stop: AtomicBool::new(false),
+            listing: Mutex::new(Listing { accepted: 0, out }),
+        }
+    }
+
+    fn new(
+        info: &'a PuzzleInfo,
+        plan: &'a Plan<'a>,
+        options: &Options,
+        accepted: u64,
+        out: &'a mut (dyn Write + Send),
+    ) -> Shared<'a> {
+        Shared {
+            info,
+            plan,
+            quiet: options.quiet,
+            unique_only: options.unique,
+            limit: options.limit,
+            stop: AtomicBool::new(options.limit.is_some_and(|l| accepted >= l)),
+            listing: Mutex::new(Listing { accepted, out }),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One solver's view of a run while it searches one subtree.
+pub struct Context<'a> {
+    pub info: &'a PuzzleInfo,
+    pub stats: Stats,
+    shared: &'a Shared<'a>,
+    /// The index of the subtree's first image among the plan's first images.
+    pub(crate) entry: usize,
+    floor: usize,
+    /// The prefixes handed to `cut`, one after another.
+    cuts: Vec<u16>,
+    pub solutions: u64,
+    pub unique: u64,
+    canonical: Canonical,
+    text: String,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(shared: &'a Shared<'a>, entry: usize, floor: usize) -> Context<'a> {
+        Context {
+            info: shared.info,
+            stats: Stats::new(shared.info.pieces_to_place()),
+            shared,
+            entry,
+            floor,
+            cuts: Vec::new(),
+            solutions: 0,
+            unique: 0,
+            canonical: Canonical::default(),
+            text: String::new(),
+        }
+    }
+
+    /// Nodes with this many pieces left are cut off (handed to [`Context::cut`]); zero
+    /// means search to the end.
+    pub fn floor(&self) -> usize {
+        self.floor
+    }
+
+    /// Takes the placements leading to a node at the floor.
+    pub fn cut(&mut self, placed: &[u16]) {
+        self.cuts.extend_from_slice(placed);
+    }
+
     /// Takes one solution found by the solver. Returns false when the search must stop.
     pub fn report(&mut self, placed: &[u16]) -> bool {
-        if self.stopped {
+        let shared = self.shared;
+        if shared.stopped() {
             return false;
         }
-        let plan = self.plan;
+        let plan = shared.plan;
         let group_len = plan.group.len();
         // The filter's own check: the stabiliser of the first image, or the whole group.
         if plan.first.full_check {
@@ -121,31 +223,55 @@ impl Context<'_> {
             || self
                 .canonical
                 .is_least(self.info, placed, plan.group, 1..group_len);
-        if self.unique_only && !unique {
+        if shared.unique_only && !unique {
             return true;
         }
-        self.solutions += 1;
-        if unique {
-            self.unique += 1;
+        if shared.quiet && shared.limit.is_none() {
+            // Nothing to write and nothing to stop at: no need to take the lock.
+            self.solutions += 1;
+            self.unique += u64::from(unique);
+            return true;
         }
-        if !self.quiet {
+        let mut listing = shared.listing.lock().unwrap_or_else(|e| e.into_inner());
+        if shared.stopped() {
+            return false;
+        }
+        listing.accepted += 1;
+        self.solutions += 1;
+        self.unique += u64::from(unique);
+        if !shared.quiet {
             self.text.clear();
-            format_solution(self.info, self.solutions, placed, &mut self.text);
-            if self.out.write_all(self.text.as_bytes()).is_err() {
+            format_solution(self.info, listing.accepted, placed, &mut self.text);
+            if listing.out.write_all(self.text.as_bytes()).is_err() {
                 // The reader went away (a closed pipe): nothing more can be said.
-                self.stopped = true;
+                shared.stop.store(true, Ordering::Relaxed);
                 return false;
             }
         }
-        if self.limit.is_some_and(|l| self.solutions >= l) {
-            self.stopped = true;
+        if shared.limit.is_some_and(|l| listing.accepted >= l) {
+            shared.stop.store(true, Ordering::Relaxed);
             return false;
         }
         true
     }
 
     pub fn stopped(&self) -> bool {
-        self.stopped
+        self.shared.stopped()
+    }
+
+    /// The children of `prefix` in the solver's own search order (each a prefix one
+    /// image longer), found by searching `prefix` with the floor one level below it.
+    pub(crate) fn children(
+        &mut self,
+        search: &mut dyn Search,
+        prefix: &[u16],
+    ) -> impl Iterator<Item = &[u16]> {
+        let len = prefix.len() + 1;
+        self.floor = self.info.pieces_to_place() - len;
+        self.cuts.clear();
+        search.solve_prefix(prefix, self);
+        self.floor = 0;
+        self.cuts.chunks_exact(len)
     }
 }
 
@@ -156,54 +282,268 @@ pub struct Summary {
     pub unique: u64,
     pub stats: Stats,
     pub seconds: f64,
+    pub threads: usize,
+    /// Subtrees in the whole partition, and in this run's shard.
+    pub subtrees: usize,
+    pub searched: usize,
+    /// Subtrees a resumed run found finished in its checkpoint.
+    pub resumed: usize,
+    /// The run stopped early (--limit, or the output went away).
+    pub stopped: bool,
 }
 
-/// Runs `search` over every first placement of the plan, listing solutions to `out`
-/// and, with `-i`, the statistics after them.
+/// What the finished subtrees add up to, kept under one lock.
+#[derive(Clone)]
+struct Tally {
+    solutions: u64,
+    unique: u64,
+    stats: Stats,
+}
+
+impl Tally {
+    fn add(&mut self, ctx: &Context<'_>) {
+        self.solutions += ctx.solutions;
+        self.unique += ctx.unique;
+        self.stats.add(&ctx.stats.attempts, &ctx.stats.fits);
+    }
+}
+
+struct Totals {
+    /// Everything searched, a subtree cut short by a stop included.
+    all: Tally,
+    /// The finished subtrees only: what a checkpoint records.
+    finished: Tally,
+    done: Vec<bool>,
+    done_count: usize,
+    checkpoint: Option<Checkpoint>,
+    last_write: Instant,
+    progress: Progress,
+}
+
+/// The worker threads for `options`: every core unless told otherwise.
+fn thread_count(options: &Options) -> usize {
+    match options.threads {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+}
+
+/// Runs `search` over every subtree of the plan, listing solutions to `out` and, with
+/// `-i`, the statistics after them.
 pub fn run(
     info: &PuzzleInfo,
     search: &mut dyn Search,
     options: &Options,
-    out: &mut dyn Write,
+    out: &mut (dyn Write + Send),
 ) -> Result<Summary, UsageError> {
     let start = Instant::now();
     let plan = Plan::resolve(info, options)?;
     for note in &plan.notes {
         eprintln!("warning: {}: {note}", info.name);
     }
-    let mut ctx = Context {
-        info,
-        stats: Stats::new(info.pieces_to_place()),
-        plan: &plan,
-        entry: 0,
+    let threads = thread_count(options);
+    let progress_wanted = Progress::wanted(options);
+    let checkpoint_path = options.checkpoint.as_ref().or(options.resume.as_ref());
+    // The plain one-thread run searches below each first image; anything that hands out
+    // or records subtrees splits the search the same way every time, whatever the threads.
+    let split =
+        threads > 1 || options.shard.is_some() || checkpoint_path.is_some() || progress_wanted;
+    let mut upper = Stats::new(info.pieces_to_place());
+    let subtrees: Vec<Subtree> = if split {
+        split::subtrees(info, &plan, search, options.subtrees as usize, &mut upper)
+    } else {
+        split::first_images(&plan)
+    };
+    let mine: Vec<usize> = match options.shard {
+        Some(s) => (0..subtrees.len())
+            .filter(|k| k % s.count == s.index - 1)
+            .collect(),
+        None => (0..subtrees.len()).collect(),
+    };
+    // The counts of the levels above the subtrees belong to one shard only.
+    if options.shard.is_some_and(|s| s.index != 1) {
+        upper = Stats::new(info.pieces_to_place());
+    }
+
+    let mut checkpoint = match checkpoint_path {
+        Some(path) => {
+            let fresh = Checkpoint::new(path, info, &plan, options, &subtrees);
+            Some(match &options.resume {
+                Some(from) => Checkpoint::resume(from, fresh).map_err(UsageError)?,
+                None => fresh,
+            })
+        }
+        None => None,
+    };
+    let mut done = vec![false; subtrees.len()];
+    let mut start_tally = Tally {
         solutions: 0,
         unique: 0,
-        quiet: options.quiet,
-        unique_only: options.unique,
-        limit: options.limit,
-        stopped: options.limit == Some(0),
-        canonical: Canonical::default(),
-        text: String::new(),
-        out,
+        stats: upper,
     };
-    for (k, &first) in plan.first.images.iter().enumerate() {
-        if ctx.stopped {
-            break;
+    let mut resumed = 0;
+    if let Some(c) = &checkpoint {
+        if c.resumed() {
+            for &k in &c.done {
+                done[k] = true;
+            }
+            resumed = c.done.len();
+            start_tally = Tally {
+                solutions: c.solutions,
+                unique: c.unique,
+                stats: c.stats.clone(),
+            };
         }
-        ctx.entry = k;
-        search.solve_subtree(first, &mut ctx);
     }
+    let solutions = start_tally.solutions;
+    let todo: Vec<usize> = mine.iter().copied().filter(|&k| !done[k]).collect();
+
+    // The worker threads, one solver each (locked only by its own thread).
+    let pool = if threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
+        let solvers: Vec<Mutex<Box<dyn Search>>> =
+            (0..threads).map(|_| Mutex::new(search.fork())).collect();
+        Some((pool, solvers))
+    } else {
+        None
+    };
+    // Runs `f` on a pool thread with that thread's solver.
+    let with_solver = |solvers: &[Mutex<Box<dyn Search>>], f: &mut dyn FnMut(&mut dyn Search)| {
+        let me = rayon::current_thread_index().unwrap_or(0) % solvers.len();
+        let mut solver = solvers[me].lock().unwrap_or_else(|e| e.into_inner());
+        f(solver.as_mut())
+    };
+
+    let mut weights = vec![0.0; subtrees.len()];
+    if progress_wanted {
+        let probes = split::probes_for(mine.len());
+        let one =
+            |s: &mut dyn Search, k: usize| split::estimate(info, &plan, s, &subtrees[k], k, probes);
+        match &pool {
+            Some((pool, solvers)) => {
+                use rayon::prelude::*;
+                let found: Vec<(usize, f64)> = pool.install(|| {
+                    mine.par_iter()
+                        .map(|&k| {
+                            let mut w = 0.0;
+                            with_solver(solvers, &mut |s| w = one(s, k));
+                            (k, w)
+                        })
+                        .collect()
+                });
+                for (k, w) in found {
+                    weights[k] = w;
+                }
+            }
+            None => {
+                for &k in &mine {
+                    weights[k] = one(search, k);
+                }
+            }
+        }
+    }
+    let progress = Progress::new(options, &weights, &mine, &done, solutions);
+
+    let shared = Shared::new(info, &plan, options, solutions, out);
+    let totals = Mutex::new(Totals {
+        all: start_tally.clone(),
+        finished: start_tally,
+        done,
+        done_count: resumed,
+        checkpoint: checkpoint.take(),
+        last_write: Instant::now(),
+        progress,
+    });
+    let every = options.checkpoint_every;
+
+    let body = |search: &mut dyn Search, k: usize| {
+        if shared.stopped() {
+            return;
+        }
+        let subtree = &subtrees[k];
+        let mut ctx = Context::new(&shared, subtree.entry, 0);
+        search.solve_prefix(&subtree.prefix, &mut ctx);
+        let finished = !shared.stopped();
+        let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+        t.all.add(&ctx);
+        if finished {
+            t.finished.add(&ctx);
+            t.done[k] = true;
+            t.done_count += 1;
+        }
+        let (solutions, done_count) = (t.all.solutions, t.done_count);
+        t.progress.finished(k, done_count, solutions);
+        if t.checkpoint.is_some() && t.last_write.elapsed() >= every {
+            let t = &mut *t;
+            if let Some(c) = t.checkpoint.as_mut() {
+                let f = &t.finished;
+                c.record(&t.done, f.solutions, f.unique, &f.stats);
+                if let Err(e) = c.write() {
+                    eprintln!("warning: {e}");
+                }
+            }
+            t.last_write = Instant::now();
+        }
+    };
+
+    match &pool {
+        None => {
+            for &k in &todo {
+                body(search, k);
+            }
+        }
+        Some((pool, solvers)) => {
+            use rayon::prelude::*;
+            pool.install(|| {
+                todo.par_iter()
+                    .for_each(|&k| with_solver(solvers, &mut |s| body(s, k)))
+            });
+        }
+    }
+
+    let stopped = shared.stopped();
+    let Totals {
+        all,
+        finished,
+        done,
+        done_count,
+        mut checkpoint,
+        progress,
+        ..
+    } = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+    progress.finish();
+    if let Some(c) = checkpoint.as_mut() {
+        c.record(&done, finished.solutions, finished.unique, &finished.stats);
+        if let Err(e) = c.write() {
+            eprintln!("warning: {e}");
+        }
+    }
+    let Tally {
+        solutions,
+        unique,
+        stats,
+    } = all;
+    let mut listing = shared.listing.lock().unwrap_or_else(|e| e.into_inner());
+    let out = &mut listing.out;
     let summary = Summary {
-        solutions: ctx.solutions,
-        unique: ctx.unique,
-        stats: ctx.stats.clone(),
+        solutions,
+        unique,
+        stats,
         seconds: start.elapsed().as_secs_f64(),
+        threads,
+        subtrees: subtrees.len(),
+        searched: done_count - resumed,
+        resumed,
+        stopped,
     };
     if options.info {
-        let text = format_info(info, &plan, options, &summary);
-        let _ = ctx.out.write_all(text.as_bytes());
+        let text = format_info(info, &plan, options, &summary, mine.len());
+        let _ = out.write_all(text.as_bytes());
     }
-    let _ = ctx.out.flush();
+    let _ = out.flush();
     Ok(summary)
 }
 
@@ -213,6 +553,7 @@ pub fn format_info(
     plan: &Plan<'_>,
     options: &Options,
     summary: &Summary,
+    in_shard: usize,
 ) -> String {
     let mut out = String::new();
     out.push_str(&format!("\n# {} ({})\n", info.name, info.engine));
@@ -221,6 +562,9 @@ pub fn format_info(
     }
     if !options.polycube_switch.is_empty() || options.polycube_flag > 0 {
         out.push_str("# polycube's algorithm-tuning options were accepted and ignored\n");
+    }
+    if summary.stopped {
+        out.push_str("# the search stopped early: the counts are partial\n");
     }
     let [x, y, z] = info.dims;
     let kv = |out: &mut String, k: &str, v: String| out.push_str(&format!("{k}={v}\n"));
@@ -251,6 +595,18 @@ pub fn format_info(
         "FIRST_IMAGES_WITH_STABILISER_CHECK",
         checked.to_string(),
     );
+    out.push_str(
+        "# The search is split into SUBTREES independent subtrees (the first placements).\n",
+    );
+    kv(&mut out, "SUBTREES", summary.subtrees.to_string());
+    if let Some(shard) = options.shard {
+        kv(&mut out, "SHARD", shard.to_string());
+        kv(&mut out, "SHARD_SUBTREES", in_shard.to_string());
+    }
+    if summary.resumed > 0 {
+        kv(&mut out, "RESUMED_SUBTREES", summary.resumed.to_string());
+    }
+    kv(&mut out, "THREADS", summary.threads.to_string());
     kv(&mut out, "SOLUTIONS", summary.solutions.to_string());
     kv(&mut out, "UNIQUE", summary.unique.to_string());
     kv(

@@ -2,15 +2,19 @@
 //! shares with them: the command line, the search driver, the symmetry check and
 //! polycube's output formats. It never depends on the generator.
 
+pub mod checkpoint;
 pub mod driver;
 pub mod info;
+pub mod merge;
 pub mod options;
 pub mod output;
+pub mod progress;
+pub mod split;
 pub mod symmetry;
 
 pub use driver::{run, Context, Search, Summary, UsageError};
 pub use info::{Element, FirstInfo, ImageInfo, MirrorRefusal, PuzzleInfo, Slot, SymmetryInfo};
-pub use options::Options;
+pub use options::{Options, Shard};
 
 /// The `main` of a generated solver: parses the command line, runs, and exits with
 /// status 2 on a usage error.
@@ -25,8 +29,7 @@ pub fn main_for(info: PuzzleInfo, search: &mut dyn Search) {
     }
     let args = options::normalize_args(std::env::args().collect());
     let cli = Cli::parse_from(args);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(std::io::stdout());
     if let Err(UsageError(message)) = run(&info, search, &cli.options, &mut out) {
         eprintln!("error: {message}");
         std::process::exit(2);

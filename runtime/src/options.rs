@@ -11,6 +11,38 @@ fn parse_flag(value: &str) -> Result<bool, String> {
     }
 }
 
+/// One part of a search spread over several runs: shard `index` (from 1) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+fn parse_shard(value: &str) -> Result<Shard, String> {
+    let bad = || format!("expected I/N with 1 <= I <= N, not '{value}'");
+    let (i, n) = value.split_once('/').ok_or_else(bad)?;
+    let index: usize = i.trim().parse().map_err(|_| bad())?;
+    let count: usize = n.trim().parse().map_err(|_| bad())?;
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("expected a number of seconds, not '{value}'"))
+}
+
 /// The search and output options.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -47,6 +79,39 @@ pub struct Options {
     /// Stop after this many solutions
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+
+    /// Worker threads [default: every core]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+
+    /// Search only shard I of N: the runs for I = 1..N together search everything once
+    /// (add up their -i outputs with `fila merge`)
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+
+    /// Record finished subtrees in FILE (replaced atomically), so that a killed run can go on
+    /// with --resume FILE
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+
+    /// Go on with the run recorded in FILE, and keep recording there (unless --checkpoint
+    /// names another file)
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<std::path::PathBuf>,
+
+    /// Seconds between checkpoint writes
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub checkpoint_every: std::time::Duration,
+
+    /// Show progress on stderr even with -q (as plain lines when stderr is not a terminal)
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value = "false", default_missing_value = "true", value_parser = parse_flag)]
+    pub progress: bool,
+
+    /// Split the search into at least N subtrees for threads, shards and checkpoints (every
+    /// shard of a run, and a resumed run, must use the same N)
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = clap::value_parser!(u32).range(1..))]
+    pub subtrees: u32,
 
     /// polycube options that tune its own algorithms; accepted and ignored
     #[arg(short = 'm', short_alias = 'b', short_aliases = ['e'], long = "polycube-switch", hide = true,

@@ -17,6 +17,17 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The executable `cargo test` built for `puzzles/NAME.txt`.
+pub fn executable(name: &str) -> std::path::PathBuf {
+    let exe = Path::new(fila()).with_file_name(name);
+    assert!(
+        exe.exists(),
+        "{} is missing: is src/bin/{name}.rs there?",
+        exe.display()
+    );
+    exe
+}
+
 /// Runs `fila` with `args` from the workspace root, feeding `stdin` (empty when `None`).
 pub fn run_fila(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(fila())

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 
-use crate::common::{key_values, options, root};
+use crate::common::{executable, key_values, options, root};
 
 // ---------------------------------------------------------------------------------------
 // Shared helpers.
@@ -114,7 +114,7 @@ const QUIET_MODES: [Mode; 6] = [
 #[derive(Debug, PartialEq, Eq)]
 struct Outcome {
     /// The `KEY=VALUE` lines of `-i` that depend on the puzzle and the options only: not
-    /// the engine's name, its timing or its placement counts.
+    /// the engine's name, its timing, its placement counts, or how its search was split.
     keys: BTreeMap<String, String>,
     /// The listed solutions, numbering lines removed, sorted (empty when quiet).
     solutions: Vec<String>,
@@ -124,7 +124,12 @@ impl Outcome {
     fn of(text: &str) -> Outcome {
         let mut keys = key_values(text);
         keys.retain(|k, _| {
-            !(k == "ENGINE" || k == "SECONDS" || k.starts_with("ATTEMPTS") || k.starts_with("FITS"))
+            !(k == "ENGINE"
+                || k == "SECONDS"
+                || k == "SUBTREES"
+                || k == "THREADS"
+                || k.starts_with("ATTEMPTS")
+                || k.starts_with("FITS"))
         });
         Outcome {
             keys,
@@ -372,17 +377,6 @@ const PUBLISHED: &[(&str, bool, u64, u64, u64)] = &[
 
 /// Puzzles too slow for the default run; `executables_agree_slow` takes them.
 const SLOW: &[&str] = &["tetriscube"];
-
-/// The executable `cargo test` built for `puzzles/NAME.txt`.
-fn executable(name: &str) -> PathBuf {
-    let exe = Path::new(env!("CARGO_BIN_EXE_fila")).with_file_name(name);
-    assert!(
-        exe.exists(),
-        "{} is missing: is src/bin/{name}.rs there?",
-        exe.display()
-    );
-    exe
-}
 
 /// Runs the executable of `puzzles/NAME.txt` in `-q -i` with `-r #` and `-r .` (and
 /// `--mirror` where the piece set is mirror-closed) and compares with the oracle and

@@ -3,4 +3,5 @@ mod common;
 mod errors;
 mod generated;
 mod orbits;
+mod parallel;
 mod solve;

@@ -100,7 +100,7 @@ pub fn main(args: &[String]) -> ExitCode {
             "pentomino_10x6",
             "generated",
             bin.join("pentomino_10x6"),
-            &["-q", "-i"],
+            &["-q", "-i", "--threads", "1"],
             2339,
         ),
         entry(
@@ -121,15 +121,28 @@ pub fn main(args: &[String]) -> ExitCode {
             "pentomino_10x6",
             "generic",
             bin.join("fila"),
-            &["solve", "-q", "-i", "puzzles/pentomino_10x6.txt"],
+            &[
+                "solve",
+                "-q",
+                "-i",
+                "--threads",
+                "1",
+                "puzzles/pentomino_10x6.txt",
+            ],
             2339,
         ),
-        entry("soma", "generated", bin.join("soma"), &["-q", "-i"], 480),
+        entry(
+            "soma",
+            "generated",
+            bin.join("soma"),
+            &["-q", "-i", "--threads", "1"],
+            480,
+        ),
         entry(
             "soma",
             "generic",
             bin.join("fila"),
-            &["solve", "-q", "-i", "puzzles/soma.txt"],
+            &["solve", "-q", "-i", "--threads", "1", "puzzles/soma.txt"],
             480,
         ),
     ];
@@ -138,14 +151,28 @@ pub fn main(args: &[String]) -> ExitCode {
             "tetriscube",
             "generated",
             bin.join("tetriscube"),
-            &["-q", "-i"],
+            &["-q", "-i", "--threads", "1"],
+            9839,
+        ));
+        entries.push(entry(
+            "tetriscube",
+            "generated, 2 threads",
+            bin.join("tetriscube"),
+            &["-q", "-i", "--threads", "2"],
             9839,
         ));
         entries.push(entry(
             "tetriscube",
             "generic",
             bin.join("fila"),
-            &["solve", "-q", "-i", "puzzles/tetriscube.txt"],
+            &[
+                "solve",
+                "-q",
+                "-i",
+                "--threads",
+                "1",
+                "puzzles/tetriscube.txt",
+            ],
             9839,
         ));
     }
@@ -203,11 +230,20 @@ pub fn main(args: &[String]) -> ExitCode {
             ));
         }
     }
+    if let (Some(one), Some(two)) = (
+        find("tetriscube", "generated"),
+        find("tetriscube", "generated, 2 threads"),
+    ) {
+        table.push_str(&format!(
+            "| tetriscube: generated, 1 thread / 2 threads | {} |\n",
+            ratio(Some(one), Some(two))
+        ));
+    }
     println!("{table}");
     if save {
         let machine = machine_description();
         let text = format!(
-            "# Benchmarks\n\nThe latest table from `cargo xtask bench` (whole process, one thread, medians of {runs} interleaved runs; \
+            "# Benchmarks\n\nThe latest table from `cargo xtask bench` (whole process, one thread unless the row says otherwise, medians of {runs} interleaved runs; \
              runs over ten seconds are repeated three times).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n"
         );
         let path = root.join("BENCHMARKS.md");

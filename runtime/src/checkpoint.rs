@@ -1,0 +1,258 @@
+//! Checkpoints: which subtrees of a run are finished, and what they added up to, in a
+//! small text file that is replaced atomically (written beside, then renamed), so that a
+//! run killed at any moment leaves either the previous record or the new one.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::driver::Plan;
+use crate::info::PuzzleInfo;
+use crate::options::Options;
+use crate::output::Stats;
+use crate::split::Subtree;
+
+const MAGIC: &str = "# fila checkpoint";
+
+/// The record of one run.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    path: PathBuf,
+    /// What a resumed run must agree on: `KEY=VALUE` lines.
+    identity: Vec<(String, String)>,
+    /// Finished subtrees, by index.
+    pub done: Vec<usize>,
+    pub solutions: u64,
+    pub unique: u64,
+    pub stats: Stats,
+    resumed: bool,
+}
+
+/// FNV-1a over the subtrees' prefixes: two runs with the same fingerprint split the
+/// search identically.
+fn fingerprint(subtrees: &[Subtree]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |v: u64| {
+        for b in v.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for s in subtrees {
+        eat(s.entry as u64);
+        eat(s.prefix.len() as u64);
+        for &i in &s.prefix {
+            eat(u64::from(i));
+        }
+    }
+    h
+}
+
+/// `0-15,17,20-30`.
+fn ranges(done: &[usize]) -> String {
+    let mut out = String::new();
+    let mut k = 0;
+    while k < done.len() {
+        let start = done[k];
+        let mut end = start;
+        while k + 1 < done.len() && done[k + 1] == end + 1 {
+            k += 1;
+            end += 1;
+        }
+        if !out.is_empty() {
+            out.push(',');
+        }
+        if start == end {
+            let _ = write!(out, "{start}");
+        } else {
+            let _ = write!(out, "{start}-{end}");
+        }
+        k += 1;
+    }
+    out
+}
+
+fn parse_ranges(text: &str, limit: usize) -> Option<Vec<usize>> {
+    let mut out: Vec<usize> = Vec::new();
+    for part in text.split(',').filter(|p| !p.is_empty()) {
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+            None => {
+                let a = part.parse().ok()?;
+                (a, a)
+            }
+        };
+        if a > b || b >= limit || out.last().is_some_and(|&l| l >= a) {
+            return None;
+        }
+        out.extend(a..=b);
+    }
+    Some(out)
+}
+
+fn numbers(text: &str) -> Option<Vec<u64>> {
+    text.split_whitespace().map(|n| n.parse().ok()).collect()
+}
+
+impl Checkpoint {
+    /// An empty record for a run of `info` under `plan` and `options`, split into `subtrees`.
+    pub fn new(
+        path: &Path,
+        info: &PuzzleInfo,
+        plan: &Plan<'_>,
+        options: &Options,
+        subtrees: &[Subtree],
+    ) -> Checkpoint {
+        let shard = options
+            .shard
+            .map_or_else(|| "1/1".to_string(), |s| s.to_string());
+        let identity = vec![
+            ("PUZZLE", info.name.clone()),
+            ("ENGINE", info.engine.clone()),
+            ("SYMMETRY", plan.symmetry_name.to_string()),
+            ("REDUNDANCY_FILTER", plan.first.filter.clone()),
+            ("UNIQUE_ONLY", options.unique.to_string()),
+            ("SHARD", shard),
+            ("SUBTREES", subtrees.len().to_string()),
+            ("FINGERPRINT", format!("{:016x}", fingerprint(subtrees))),
+        ];
+        Checkpoint {
+            path: path.to_path_buf(),
+            identity: identity
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            done: Vec::new(),
+            solutions: 0,
+            unique: 0,
+            stats: Stats::new(info.pieces_to_place()),
+            resumed: false,
+        }
+    }
+
+    /// Whether this record was read from a file.
+    pub fn resumed(&self) -> bool {
+        self.resumed
+    }
+
+    /// Reads the record at `from` for the run `fresh` describes (which keeps its own path,
+    /// where it will be written).
+    pub fn resume(from: &Path, fresh: Checkpoint) -> Result<Checkpoint, String> {
+        let name = from.display();
+        let text = std::fs::read_to_string(from)
+            .map_err(|e| format!("--resume {name}: cannot read it: {e}"))?;
+        let mut lines = text.lines().enumerate();
+        if !lines.next().is_some_and(|(_, l)| l.starts_with(MAGIC)) {
+            return Err(format!("{name}:1: not a fila checkpoint"));
+        }
+        let mut values: Vec<(usize, &str, &str)> = Vec::new();
+        for (n, line) in lines {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((k, v)) = line.split_once('=') else {
+                return Err(format!("{name}:{}: expected KEY=VALUE", n + 1));
+            };
+            values.push((n + 1, k, v));
+        }
+        let get = |key: &str| -> Result<(usize, &str), String> {
+            values
+                .iter()
+                .find(|(_, k, _)| *k == key)
+                .map(|&(n, _, v)| (n, v))
+                .ok_or_else(|| format!("{name}: the checkpoint has no {key}= line"))
+        };
+        for (key, want) in &fresh.identity {
+            let (n, have) = get(key)?;
+            if have != want {
+                return Err(format!(
+                    "{name}:{n}: the checkpoint is of another run ({key}={have}, this run has {key}={want})"
+                ));
+            }
+        }
+        let subtrees: usize = fresh
+            .identity
+            .iter()
+            .find(|(k, _)| k == "SUBTREES")
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(0);
+        let bad = |key: &str| -> String {
+            let n = get(key).map_or(0, |(n, _)| n);
+            format!("{name}:{n}: malformed {key}= line")
+        };
+        let done = parse_ranges(get("DONE")?.1, subtrees).ok_or_else(|| bad("DONE"))?;
+        let solutions = get("SOLUTIONS")?.1.parse().map_err(|_| bad("SOLUTIONS"))?;
+        let unique = get("UNIQUE")?.1.parse().map_err(|_| bad("UNIQUE"))?;
+        let pieces = fresh.stats.attempts.len();
+        let attempts = numbers(get("ATTEMPTS")?.1)
+            .filter(|v| v.len() == pieces)
+            .ok_or_else(|| bad("ATTEMPTS"))?;
+        let fits = numbers(get("FITS")?.1)
+            .filter(|v| v.len() == pieces)
+            .ok_or_else(|| bad("FITS"))?;
+        Ok(Checkpoint {
+            done,
+            solutions,
+            unique,
+            stats: Stats { attempts, fits },
+            resumed: true,
+            ..fresh
+        })
+    }
+
+    /// Takes the present state of the run.
+    pub fn record(&mut self, done: &[bool], solutions: u64, unique: u64, stats: &Stats) {
+        self.done = (0..done.len()).filter(|&k| done[k]).collect();
+        self.solutions = solutions;
+        self.unique = unique;
+        self.stats = stats.clone();
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> String {
+        let mut out =
+            format!("{MAGIC}: the finished subtrees of one run; go on with --resume FILE\n");
+        for (k, v) in &self.identity {
+            let _ = writeln!(out, "{k}={v}");
+        }
+        let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+        let _ = writeln!(out, "DONE={}", ranges(&self.done));
+        let _ = writeln!(out, "SOLUTIONS={}", self.solutions);
+        let _ = writeln!(out, "UNIQUE={}", self.unique);
+        let _ = writeln!(out, "ATTEMPTS={}", join(&self.stats.attempts));
+        let _ = writeln!(out, "FITS={}", join(&self.stats.fits));
+        out
+    }
+
+    /// Replaces the file: the new text goes to `FILE.tmp`, is synced, then renamed over
+    /// `FILE`.
+    pub fn write(&self) -> Result<(), String> {
+        use std::io::Write;
+        let mut tmp = self.path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let fail =
+            |e: std::io::Error| format!("cannot write the checkpoint {}: {e}", self.path.display());
+        let mut file = std::fs::File::create(&tmp).map_err(fail)?;
+        file.write_all(self.text().as_bytes()).map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        drop(file);
+        std::fs::rename(&tmp, &self.path).map_err(fail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_round_trip() {
+        for done in [vec![], vec![0], vec![0, 1, 2, 5, 7, 8, 9], vec![3, 10, 11]] {
+            let text = ranges(&done);
+            assert_eq!(parse_ranges(&text, 12), Some(done), "{text}");
+        }
+        assert_eq!(ranges(&[0, 1, 2, 5, 7, 8, 9]), "0-2,5,7-9");
+        assert_eq!(parse_ranges("0-12", 12), None);
+        assert_eq!(parse_ranges("5,3", 12), None);
+        assert_eq!(parse_ranges("x", 12), None);
+    }
+}

@@ -1,0 +1,126 @@
+//! Splitting a search into independent subtrees, and estimating their sizes.
+//!
+//! A subtree is a prefix of placements found by the solver itself: the search is run
+//! level by level with a floor, so the prefixes are exactly the nodes the whole search
+//! would pass through, in its own order. The partition depends only on the puzzle, the
+//! plan and the target count, never on the threads, so shards and resumed runs agree.
+
+use crate::driver::{Context, Plan, Search, Shared};
+use crate::info::PuzzleInfo;
+use crate::output::Stats;
+
+/// One independent part of the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subtree {
+    /// The index of its first image among the plan's first images (for the stabiliser
+    /// check).
+    pub entry: usize,
+    /// The images placed, the first image first.
+    pub prefix: Vec<u16>,
+}
+
+/// One subtree per first image: the search as one thread runs it.
+pub fn first_images(plan: &Plan<'_>) -> Vec<Subtree> {
+    plan.first
+        .images
+        .iter()
+        .enumerate()
+        .map(|(entry, &image)| Subtree {
+            entry,
+            prefix: vec![image],
+        })
+        .collect()
+}
+
+/// At least `target` subtrees (unless the tree is smaller): whole levels of the search
+/// tree, one level deeper until there are enough, always stopping a piece short of a
+/// solution. The counts of the placements above the subtrees go to `upper`.
+pub fn subtrees(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    search: &mut dyn Search,
+    target: usize,
+    upper: &mut Stats,
+) -> Vec<Subtree> {
+    let mut sink = std::io::sink();
+    let shared = Shared::silent(info, plan, &mut sink);
+    let pieces = info.pieces_to_place();
+    let mut level = first_images(plan);
+    let mut depth = 1;
+    while level.len() < target && depth + 1 < pieces {
+        let mut ctx = Context::new(&shared, 0, 0);
+        let mut next = Vec::new();
+        for subtree in &level {
+            ctx.entry = subtree.entry;
+            next.extend(ctx.children(search, &subtree.prefix).map(|prefix| Subtree {
+                entry: subtree.entry,
+                prefix: prefix.to_vec(),
+            }));
+        }
+        upper.add(&ctx.stats.attempts, &ctx.stats.fits);
+        level = next;
+        depth += 1;
+    }
+    level
+}
+
+/// SplitMix64: a small, fixed-seed generator, so that estimates repeat exactly.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Probes per subtree: enough for the sum over many subtrees to settle, few enough that
+/// estimating stays a fraction of a second. Measured on the Tetris Cube (4068 subtrees):
+/// with 4 probes each, the time left shown after a tenth of the run was off by up to
+/// 28 %; with 24, by up to 30 % on two threads; with 49, within 7 % on one and two threads,
+/// for 0.1–0.2 s of estimating.
+pub fn probes_for(subtrees: usize) -> usize {
+    (200_000 / subtrees.max(1)).clamp(4, 128)
+}
+
+/// An estimate of the number of nodes below `subtree` (number `k`), by Knuth's
+/// Monte-Carlo method: `probes` random walks down the solver's own tree, each adding up
+/// the products of the branching factors it meets. The walks depend only on `k`, so
+/// the estimates are the same whatever thread makes them.
+pub fn estimate(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    search: &mut dyn Search,
+    subtree: &Subtree,
+    k: usize,
+    probes: usize,
+) -> f64 {
+    let mut sink = std::io::sink();
+    let shared = Shared::silent(info, plan, &mut sink);
+    let pieces = info.pieces_to_place();
+    let mut rng = SplitMix64(0x5eed_f11a ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut ctx = Context::new(&shared, subtree.entry, 0);
+    let mut node: Vec<u16> = Vec::new();
+    let mut sum = 0.0;
+    for _ in 0..probes {
+        node.clear();
+        node.extend_from_slice(&subtree.prefix);
+        let (mut total, mut width) = (1.0, 1.0);
+        // The last level's children are solutions, which a floor cannot cut off.
+        while pieces - node.len() > 1 {
+            let children: Vec<&[u16]> = ctx.children(search, &node).collect();
+            if children.is_empty() {
+                break;
+            }
+            width *= children.len() as f64;
+            total += width;
+            let pick = children[(rng.next() % children.len() as u64) as usize].to_vec();
+            node = pick;
+        }
+        sum += total;
+    }
+    sum / probes as f64
+}

@@ -1,0 +1,510 @@
+//! Threads, shards, checkpoints and progress: however the search is spread, the counts,
+//! the statistics and the set of listed solutions are those of one thread.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{
+    executable, fila, key_values, options, parse_listing, root, run_fila, stderr, stdout, Listed,
+};
+
+/// What one in-process run of the generic engine produced.
+struct Run {
+    summary: runtime::Summary,
+    output: String,
+}
+
+/// One-sided tetrominoes with copies: 41 solutions up to the half turn, 82 in all.
+const ONE_SIDED_COPIES: &str = "\
+D:xDim=8:yDim=4:zDim=1:oneSide
+C:name=L1:layout=0 0 0, 1 0 0, 0 1 0, 0 2 0
+C:name=L2:layout=0 0 0, 1 0 0, 0 1 0, 0 2 0
+C:name=J:layout=0 0 0, 1 0 0, 1 1 0, 1 2 0
+C:name=J2:layout=0 0 0, 1 0 0, 1 1 0, 1 2 0
+C:name=S1:layout=0 0 0, 1 0 0, 1 1 0, 2 1 0
+C:name=S2:layout=0 0 0, 1 0 0, 1 1 0, 2 1 0
+C:name=I:layout=0 0 0, 1 0 0, 2 0 0, 3 0 0
+C:name=O:layout=0 0 0, 1 0 0, 0 1 0, 1 1 0
+~D
+";
+
+/// The puzzle in `file`, or the text itself when it is a definition.
+fn info_of(file: &str) -> runtime::PuzzleInfo {
+    let text = if file.starts_with("D:") {
+        file.to_string()
+    } else {
+        std::fs::read_to_string(root().join(file)).unwrap()
+    };
+    let puzzles = generator::load("case.txt", &text).unwrap();
+    generator::info::puzzle_info(
+        &puzzles[0],
+        &generator::model::Redundancy::Auto,
+        "generic engine: dancing links",
+    )
+    .unwrap()
+}
+
+fn run_in_process(info: &runtime::PuzzleInfo, opts: &runtime::Options) -> Run {
+    let mut search = generator::engine::DlxSearch::new(info);
+    let mut out: Vec<u8> = Vec::new();
+    let summary = runtime::run(info, &mut search, opts, &mut out).unwrap();
+    Run {
+        summary,
+        output: String::from_utf8(out).unwrap(),
+    }
+}
+
+/// The listed solutions as a sorted list (numbered 1, 2, 3, ... and each block whole:
+/// `parse_listing` checks both).
+fn listed(text: &str, dims: [usize; 3]) -> Vec<Listed> {
+    let mut v = parse_listing(text, dims);
+    v.sort();
+    v
+}
+
+/// One thread, two, three, with few or many subtrees: the same counts, the same
+/// statistics, the same listed solutions, none interleaved; with stationary pieces,
+/// copies, one-sided pieces, --mirror and the filter off.
+#[test]
+fn threads_change_nothing_but_the_time() {
+    let cases: &[(&str, &str, bool)] = &[
+        ("puzzles/soma.txt", "#", false),
+        ("puzzles/soma.txt", ".", true),
+        ("tests/puzzles/pentomino_8x8_centre.txt", "#", false),
+        (ONE_SIDED_COPIES, "#", false),
+        (ONE_SIDED_COPIES, ".", false),
+        ("tests/puzzles/pentomino_20x3.txt", "#", false),
+    ];
+    for &(file, redundancy, mirror) in cases {
+        let info = info_of(file);
+        let mut opts = options(redundancy, mirror, false, false);
+        opts.threads = Some(1);
+        let one = run_in_process(&info, &opts);
+        assert!(one.summary.solutions > 0);
+        let reference = listed(&one.output, info.dims);
+        assert_eq!(reference.len() as u64, one.summary.solutions);
+        for (threads, subtrees) in [(1, 50), (2, 1), (2, 1000), (3, 200)] {
+            opts.threads = Some(threads);
+            opts.subtrees = subtrees;
+            let other = run_in_process(&info, &opts);
+            let what = format!(
+                "{} -r {redundancy} --mirror={mirror} --threads {threads} --subtrees {subtrees}",
+                file.lines().next().unwrap_or("")
+            );
+            assert_eq!(other.summary.solutions, one.summary.solutions, "{what}");
+            assert_eq!(other.summary.unique, one.summary.unique, "{what}");
+            assert_eq!(other.summary.stats, one.summary.stats, "{what}");
+            assert_eq!(listed(&other.output, info.dims), reference, "{what}");
+            if threads > 1 || subtrees > 1 {
+                assert!(other.summary.subtrees >= subtrees.min(2) as usize, "{what}");
+            }
+        }
+    }
+}
+
+/// `--limit` with several threads lists exactly that many solutions, numbered in order.
+#[test]
+fn limit_holds_across_threads() {
+    let info = info_of("tests/puzzles/pentomino_8x8_centre.txt");
+    let mut opts = options("#", false, false, false);
+    opts.threads = Some(2);
+    opts.limit = Some(7);
+    let run = run_in_process(&info, &opts);
+    assert_eq!(run.summary.solutions, 7);
+    assert_eq!(parse_listing(&run.output, info.dims).len(), 7);
+    assert!(run.summary.stopped);
+}
+
+/// Runs `exe args`, returning its output.
+fn run(exe: &Path, args: &[&str]) -> Output {
+    Command::new(exe)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn must(o: Output, what: &str) -> String {
+    assert!(
+        o.status.success(),
+        "{what}: {:?}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout(&o)
+}
+
+/// A scratch directory under the target directory, emptied.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(fila())
+        .parent()
+        .unwrap()
+        .join("fila-tests")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The counts of an `-i` block that must not depend on how the search was spread.
+fn counts(text: &str) -> Vec<(String, String)> {
+    key_values(text)
+        .into_iter()
+        .filter(|(k, _)| {
+            k == "SOLUTIONS" || k == "UNIQUE" || k.starts_with("ATTEMPTS") || k.starts_with("FITS")
+        })
+        .collect()
+}
+
+/// Four shards of a generated solver and of `fila solve`, merged by `fila merge`, give
+/// the counts and statistics of one whole run; a missing or doubled shard is refused.
+#[test]
+fn four_shards_merge_into_the_whole_count() {
+    let dir = scratch("shards");
+    let whole_exe = executable("pentomino_10x6");
+    let whole = must(run(&whole_exe, &["-q", "-i", "--threads", "1"]), "10x6");
+    assert_eq!(key_values(&whole)["SOLUTIONS"], "2339");
+    let generic = ["solve", "tests/puzzles/pentomino_8x8_centre.txt"];
+    let generic_whole = must(
+        run(Path::new(fila()), &[&generic[..], &["-q", "-i"]].concat()),
+        "8x8",
+    );
+    for (label, exe, pre, whole) in [
+        ("generated", whole_exe.as_path(), &[][..], &whole),
+        ("generic", Path::new(fila()), &generic[..], &generic_whole),
+    ] {
+        let mut files = Vec::new();
+        for i in 1..=4 {
+            let shard = format!("{i}/4");
+            let text = must(
+                run(exe, &[pre, &["-q", "-i", "--shard", &shard]].concat()),
+                &format!("{label} shard {shard}"),
+            );
+            assert_eq!(key_values(&text)["SHARD"], shard);
+            let file = dir.join(format!("{label}-{i}.txt"));
+            std::fs::write(&file, text).unwrap();
+            files.push(file.display().to_string());
+        }
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let merged = must(
+            run(Path::new(fila()), &[&["merge"], &files[..]].concat()),
+            "merge",
+        );
+        assert_eq!(counts(&merged), counts(whole), "{label}: merged\n{merged}");
+        assert_eq!(key_values(&merged)["SHARDS"], "4");
+
+        let o = run(Path::new(fila()), &["merge", files[0], files[1], files[3]]);
+        assert_eq!(o.status.code(), Some(2), "{label}: a missing shard");
+        assert!(stderr(&o).contains("shards missing: 3/4"), "{}", stderr(&o));
+        let o = run(
+            Path::new(fila()),
+            &["merge", files[0], files[1], files[1], files[2], files[3]],
+        );
+        assert_eq!(o.status.code(), Some(2), "{label}: a doubled shard");
+    }
+}
+
+/// Polls `file` until its `DONE=` line names some finished subtrees, or `limit` passes.
+fn wait_for_progress(file: &Path, limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(text) = std::fs::read_to_string(file) {
+            if text
+                .lines()
+                .any(|l| l.starts_with("DONE=") && l.len() > "DONE=".len())
+            {
+                return true;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+/// A run killed with SIGKILL part-way and resumed from its checkpoint gives exactly the
+/// counts and statistics of an uninterrupted run.
+#[test]
+fn killed_run_resumes_to_the_exact_count() {
+    let dir = scratch("kill");
+    let checkpoint = dir.join("run.checkpoint");
+    let file = "puzzles/pentomino_10x6.txt";
+    let whole = must(
+        run(
+            Path::new(fila()),
+            &["solve", "-q", "-i", "--threads", "1", file],
+        ),
+        "whole",
+    );
+    let mut child = Command::new(fila())
+        .args([
+            "solve",
+            "-q",
+            "-i",
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "0",
+            "--checkpoint",
+        ])
+        .arg(&checkpoint)
+        .arg(file)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for_progress(&checkpoint, Duration::from_secs(60)),
+        "no subtree was recorded"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the run was killed before it finished");
+    let recorded = std::fs::read_to_string(&checkpoint).unwrap();
+    let solutions: u64 = key_values(&recorded)["SOLUTIONS"].parse().unwrap();
+    assert!(solutions < 2339, "killed part-way:\n{recorded}");
+
+    let resumed = must(
+        run(
+            Path::new(fila()),
+            &[
+                "solve",
+                "-q",
+                "-i",
+                "--threads",
+                "2",
+                "--resume",
+                &checkpoint.display().to_string(),
+                file,
+            ],
+        ),
+        "resume",
+    );
+    assert_eq!(counts(&resumed), counts(&whole), "resumed:\n{resumed}");
+    assert!(
+        key_values(&resumed)["RESUMED_SUBTREES"]
+            .parse::<u64>()
+            .unwrap()
+            > 0
+    );
+    // The finished record resumes to the same counts, searching nothing.
+    let again = must(
+        run(
+            Path::new(fila()),
+            &[
+                "solve",
+                "-q",
+                "-i",
+                "--resume",
+                &checkpoint.display().to_string(),
+                file,
+            ],
+        ),
+        "resume a finished run",
+    );
+    assert_eq!(counts(&again), counts(&whole));
+}
+
+/// A generated solver stopped by --limit leaves a checkpoint that resumes to the exact
+/// count, listing the rest of the solutions numbered on from where it stopped.
+#[test]
+fn generated_solver_resumes_from_a_stopped_run() {
+    let dir = scratch("limit");
+    let checkpoint = dir.join("soma.checkpoint").display().to_string();
+    let exe = executable("soma");
+    let first = must(
+        run(&exe, &["--limit", "100", "--checkpoint", &checkpoint]),
+        "first part",
+    );
+    let first = parse_listing(&first, [3, 3, 3]);
+    assert_eq!(first.len(), 100);
+    let rest = must(run(&exe, &["-i", "--resume", &checkpoint]), "the rest");
+    let kv = key_values(&rest);
+    assert_eq!(kv["SOLUTIONS"], "480");
+    // The rest is numbered from after the solutions of the finished subtrees.
+    let numbers: Vec<u64> = rest
+        .lines()
+        .filter_map(|l| l.strip_prefix("# --- SOLUTION "))
+        .map(|l| l.trim_end_matches(" ---").parse().unwrap())
+        .collect();
+    let recorded: u64 = numbers.first().copied().unwrap() - 1;
+    assert!(recorded <= 100);
+    assert_eq!(numbers, (recorded + 1..=480).collect::<Vec<_>>());
+}
+
+/// A checkpoint of another run, or a damaged one, is refused with exit status 2 and a
+/// message naming the file; nothing is searched.
+#[test]
+fn foreign_or_damaged_checkpoints_are_refused() {
+    let dir = scratch("foreign");
+    let checkpoint = dir.join("c").display().to_string();
+    let file = "puzzles/soma.txt";
+    must(
+        run_fila(&["solve", "-q", "--checkpoint", &checkpoint, file], None),
+        "record",
+    );
+    let o = run_fila(
+        &["solve", "-q", "-r", ".", "--resume", &checkpoint, file],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the checkpoint is of another run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let text = std::fs::read_to_string(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, text.replace("DONE=", "DONE=x")).unwrap();
+    let o = run_fila(&["solve", "-q", "--resume", &checkpoint, file], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("{checkpoint}:")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("malformed DONE= line"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_fila(
+        &[
+            "solve",
+            "-q",
+            "--resume",
+            &dir.join("none").display().to_string(),
+            file,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let o = run_fila(&["solve", "--checkpoint", &checkpoint, file, file], None);
+    assert_eq!(o.status.code(), Some(2), "one checkpoint for two puzzles");
+}
+
+/// With --progress and stderr not a terminal, progress comes as plain lines with an ETA;
+/// stdout is what it would be without.
+#[test]
+fn progress_lines_when_asked() {
+    let exe = executable("pentomino_10x6");
+    let plain = run(&exe, &["-q", "-i", "--threads", "2"]);
+    let o = run(&exe, &["-q", "-i", "--threads", "2", "--progress"]);
+    assert!(o.status.success());
+    assert_eq!(counts(&stdout(&o)), counts(&stdout(&plain)));
+    let lines: Vec<String> = stderr(&o).lines().map(str::to_string).collect();
+    assert!(lines.len() >= 5, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("progress: ")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("left")), "{lines:?}");
+    // Without --progress, and with stderr not a terminal, nothing is shown.
+    assert!(stderr(&plain).is_empty());
+}
+
+/// The fenced `sh` block of the README that contains `marker`, unindented.
+fn readme_block(marker: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in readme.lines() {
+        let t = line.trim_start();
+        match (&mut current, t.starts_with("```")) {
+            (None, true) if t.starts_with("```sh") => current = Some(Vec::new()),
+            (Some(lines), true) => {
+                blocks.push(lines.join("\n"));
+                current = None;
+            }
+            (Some(lines), false) => lines.push(t.to_string()),
+            _ => {}
+        }
+    }
+    blocks
+        .into_iter()
+        .find(|b| b.contains(marker))
+        .unwrap_or_else(|| panic!("README.md has no sh block with {marker}"))
+}
+
+fn sh(script: &str, dir: &Path, env: &[(&str, String)]) -> Output {
+    Command::new("sh")
+        .args(["-c", script])
+        .current_dir(dir)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap()
+}
+
+/// The README's GNU parallel recipe, run as written (with this build's executables):
+/// eight shards of the Tetris Cube merged into 9839. It needs Debian's `parallel`: where
+/// that is missing the test says so and passes, unless `FILA_REQUIRE_PARALLEL=1` (which
+/// `.ci/run` sets, after installing it) makes that a failure.
+#[test]
+fn readme_gnu_parallel_recipe() {
+    let found = Command::new("parallel")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            std::env::var("FILA_REQUIRE_PARALLEL").is_err(),
+            "GNU parallel is required here: apt-get install parallel"
+        );
+        eprintln!("note: GNU parallel is not installed; the README's recipe is not run");
+        return;
+    }
+    let dir = scratch("gnu-parallel");
+    let exe = executable("tetriscube").display().to_string();
+    let fila = fila().to_string();
+    let script = readme_block("parallel --will-cite")
+        .replace("target/release/tetriscube", &exe)
+        .replace("fila merge", &format!("{fila} merge"));
+    let o = sh(&script, &dir, &[]);
+    assert!(
+        o.status.success(),
+        "the recipe fails (is GNU parallel installed? `apt-get install parallel`):\n{}",
+        stderr(&o)
+    );
+    let kv = key_values(&stdout(&o));
+    assert_eq!(kv["SOLUTIONS"], "9839");
+    assert_eq!(kv["SHARDS"], "8");
+}
+
+/// The README's Slurm script, run as each array task would run it (task 1 twice, as a
+/// requeued task would, resuming from its checkpoint), then merged.
+#[test]
+fn readme_slurm_script() {
+    let dir = scratch("slurm");
+    let script = readme_block("#SBATCH")
+        .replace("fila solve", &format!("{} solve", fila()))
+        .replace(
+            "puzzle.txt",
+            &root().join("puzzles/soma.txt").display().to_string(),
+        );
+    for task in std::iter::once(1).chain(1..=100) {
+        let env = [
+            ("SLURM_ARRAY_TASK_ID", task.to_string()),
+            ("SLURM_CPUS_PER_TASK", "1".to_string()),
+        ];
+        let o = sh(&script, &dir, &env);
+        assert!(o.status.success(), "task {task}: {}", stderr(&o));
+    }
+    let again = std::fs::read_to_string(dir.join("shard-1.txt")).unwrap();
+    assert!(
+        key_values(&again).contains_key("RESUMED_SUBTREES"),
+        "{again}"
+    );
+    let files: Vec<String> = (1..=100)
+        .map(|i| dir.join(format!("shard-{i}.txt")).display().to_string())
+        .collect();
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let merged = must(
+        run(Path::new(fila()), &[&["merge"], &files[..]].concat()),
+        "merge",
+    );
+    assert_eq!(key_values(&merged)["SOLUTIONS"], "480");
+}
