@@ -100,6 +100,13 @@ fn info_tokens(info: &PuzzleInfo) -> TokenStream {
             quote! { Err(::runtime::MirrorRefusal { why: #why.to_string(), usage_error: #usage_error }) }
         }
     };
+    let volume_filter = info.pruning.volume_filter;
+    let option = |t: Option<usize>| match t {
+        Some(n) => quote! { Some(#n) },
+        None => quote! { None },
+    };
+    let volume_backtrack = option(info.pruning.volume_backtrack);
+    let parity_backtrack = option(info.pruning.parity_backtrack);
     quote! {
         /// The runtime's description of the puzzle: box, pieces, images and symmetry.
         pub fn info() -> ::runtime::PuzzleInfo {
@@ -121,6 +128,11 @@ fn info_tokens(info: &PuzzleInfo) -> TokenStream {
                 unfiltered: #unfiltered,
                 rotations: #rotations,
                 mirror: #mirror,
+                pruning: ::runtime::Pruning {
+                    volume_filter: #volume_filter,
+                    volume_backtrack: #volume_backtrack,
+                    parity_backtrack: #parity_backtrack,
+                },
             }
         }
     }
@@ -406,6 +418,169 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
     (switch, items, tables)
 }
 
+/// The volume and parity backtracks (polycube's `-v N` and `-p`): tables and the tests,
+/// methods of `Solver` (they read the copies left).
+fn pruning_tokens(ir: &Ir) -> TokenStream {
+    let word = ir.word;
+    let halo = ir.masks.iter().map(|&m| {
+        let around = (0..ir.cells)
+            .filter(|&c| m >> c & 1 == 1)
+            .fold(0u128, |h, c| h | ir.neighbour_masks[c]);
+        word_literal(word, around & !m)
+    });
+    // Growing a region by one step: by shifts of the word where the numbering allows,
+    // else cell by cell through each cell's neighbour mask.
+    let (grow, neighbour_table) = match &ir.shifts {
+        Some(shifts) if !shifts.is_empty() => {
+            let terms = shifts
+                .iter()
+                .map(|s| neighbour_bits(word, s, quote! { frontier }));
+            (quote! { #(#terms)|* }, quote! {})
+        }
+        // A single cell: no neighbours.
+        Some(_) => (quote! { (0 as Word) }, quote! {}),
+        None => {
+            let masks = ir.neighbour_masks.iter().map(|&m| word_literal(word, m));
+            (
+                quote! {{
+                    let mut around: Word = 0;
+                    let mut f = frontier;
+                    while f != 0 {
+                        around |= NEIGHBOURS[f.trailing_zeros() as usize];
+                        f &= f - 1;
+                    }
+                    around
+                }},
+                quote! {
+                    /// Each cell's neighbours.
+                    const NEIGHBOURS: &[Word] = &[#(#masks),*];
+                },
+            )
+        }
+    };
+    let sizes = ir
+        .shape_sizes
+        .iter()
+        .map(|&z| Literal::u32_unsuffixed(z as u32));
+    let uniform = ir.shape_sizes.iter().all(|&z| z == ir.shape_sizes[0]);
+    let (fillable, sizes_table) = if uniform {
+        let size = Literal::u32_unsuffixed(ir.shape_sizes.first().copied().unwrap_or(1) as u32);
+        (quote! { size % #size == 0 }, quote! {})
+    } else {
+        (
+            quote! {{
+                // The sizes the remaining pieces can make, as a bit set.
+                let mut sums: u128 = 1;
+                let mut a = avail;
+                while a != 0 {
+                    let s = a.trailing_zeros() as usize;
+                    a &= a - 1;
+                    for _ in 0..self.copies[s] {
+                        sums |= sums << SIZES[s];
+                    }
+                }
+                size < 128 && (sums >> size) & 1 == 1
+            }},
+            quote! {
+                /// The size of each shape.
+                const SIZES: &[u32] = &[#(#sizes),*];
+            },
+        )
+    };
+    // Region sizes stay below 128 (a region left open by a placement is smaller than the
+    // box); colour balances must stay within +-63 for the 128-bit set of sums.
+    let range: i32 = ir
+        .shape_balances
+        .iter()
+        .zip(&ir.shape_counts)
+        .map(|(b, &n)| b.iter().map(|v| v.abs()).max().unwrap_or(0) * n as i32)
+        .sum();
+    let balances = ir.shape_balances.iter().map(|b| {
+        let v = b.iter().map(|&x| Literal::i32_unsuffixed(x));
+        quote! { &[#(#v),*] }
+    });
+    let black = word_literal(word, ir.black);
+    let parity = if range <= 63 {
+        quote! {
+            let open = !occ & FULL;
+            let balance = 2 * (open & BLACK).count_ones() as i32 - open.count_ones() as i32;
+            // The balances the remaining pieces can make, offset by 64, as a bit set.
+            let mut sums: u128 = 1 << 64;
+            let mut a = avail;
+            while a != 0 {
+                let s = a.trailing_zeros() as usize;
+                a &= a - 1;
+                for _ in 0..self.copies[s] {
+                    let mut next: u128 = 0;
+                    for &v in BALANCES[s] {
+                        next |= if v >= 0 { sums << v } else { sums >> -v };
+                    }
+                    sums = next;
+                }
+            }
+            (sums >> (balance + 64)) & 1 == 1
+        }
+    } else {
+        quote! {
+            // The pieces' balances range beyond +-63: no test (never happens with the
+            // puzzles of the literature).
+            let _ = (occ, avail, BLACK, BALANCES);
+            true
+        }
+    };
+    quote! {
+        /// The open cells around each image: a region its placement closes off touches it.
+        const HALO: &[Word] = &[#(#halo),*];
+        #neighbour_table
+        #sizes_table
+        /// The cells of one colour of the checkerboard.
+        const BLACK: Word = #black;
+        /// For each shape, the colour balances (black minus white cells) of its images.
+        const BALANCES: &[&[i32]] = &[#(#balances),*];
+        /// A region still growing after this many steps is taken to be large enough.
+        const VOLUME_STEPS: usize = 16;
+
+        impl Solver {
+            /// The volume backtrack: every open region that the placement of `image` closed
+            /// off (found by growing from the cells around it, up to `VOLUME_STEPS` steps)
+            /// has a size the remaining pieces can make.
+            #[allow(unused_variables)]
+            fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
+                let open = !occ & FULL;
+                let mut seeds = HALO[image as usize] & open;
+                while seeds != 0 {
+                    let seed = seeds & seeds.wrapping_neg();
+                    let mut region = seed;
+                    let mut frontier = seed;
+                    let mut closed = false;
+                    for _ in 0..VOLUME_STEPS {
+                        frontier = (#grow) & open & !region;
+                        if frontier == 0 {
+                            closed = true;
+                            break;
+                        }
+                        region |= frontier;
+                    }
+                    if closed {
+                        let size = region.count_ones();
+                        if !(#fillable) {
+                            return false;
+                        }
+                    }
+                    seeds &= !region;
+                }
+                true
+            }
+
+            /// The parity backtrack: the open cells' colour balance is one the remaining
+            /// pieces can make.
+            fn parity_ok(&self, occ: Word, avail: u64) -> bool {
+                #parity
+            }
+        }
+    }
+}
+
 /// The whole generated file (without its stamp), formatted.
 pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     let pieces = Literal::usize_unsuffixed(ir.shape_counts.iter().sum::<usize>());
@@ -492,15 +667,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             }
         },
     };
-    // The full mask is used by the region test and by the E stage only.
-    let full_const = if (ir.shifts.is_some() && ir.isolation_check) || ir.e_stage.is_some() {
-        quote! {
-            /// Every cell filled.
-            const FULL: Word = #full;
-        }
-    } else {
-        quote! {}
+    let full_const = quote! {
+        /// Every cell filled.
+        const FULL: Word = #full;
     };
+    let pruning = pruning_tokens(ir);
     // With one piece of every shape, placing a piece just clears its shape's bit.
     let place_copy = if ir.shape_counts.iter().all(|&c| c == 1) {
         quote! {
@@ -561,6 +732,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             stop: bool,
             /// Nodes with this many pieces left go back to the driver (0: none).
             floor: usize,
+            /// The volume and parity backtracks apply while more than this many pieces
+            /// are left (`usize::MAX`: never); `prune_from` is the smaller.
+            volume_from: usize,
+            parity_from: usize,
+            prune_from: usize,
         }
 
         impl Default for Solver {
@@ -578,6 +754,9 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     fits: [0; 64],
                     stop: false,
                     floor: 0,
+                    volume_from: usize::MAX,
+                    parity_from: usize::MAX,
+                    prune_from: usize::MAX,
                 }
             }
 
@@ -621,6 +800,9 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             #[inline(always)]
             fn place(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, next: u64, left: usize, image: u16) -> bool {
                 self.fits[left & 63] += 1;
+                if left - 1 > self.prune_from && !self.prune_ok(occ, next, left - 1, image) {
+                    return self.stop;
+                }
                 self.stack[(PIECES - left) & 63] = image;
                 self.search(ctx, occ, next, left - 1);
                 self.stop
@@ -649,12 +831,24 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             #e_items
 
             #(#cell_fns)*
+
+            /// Whether the volume and parity backtracks, where they apply with `remaining`
+            /// pieces left to place, let the search go on below the placement of `image`.
+            #[inline(never)]
+            fn prune_ok(&self, occ: Word, avail: u64, remaining: usize, image: u16) -> bool {
+                (remaining <= self.volume_from || self.volume_ok(occ, avail, image))
+                    && (remaining <= self.parity_from || self.parity_ok(occ, avail))
+            }
         }
 
         impl ::runtime::Search for Solver {
             fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
                 self.stop = false;
                 self.floor = ctx.floor();
+                let pruning = ctx.pruning();
+                self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
+                self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
+                self.prune_from = self.volume_from.min(self.parity_from);
                 self.copies = COPIES;
                 self.attempts = [0; 64];
                 self.fits = [0; 64];
@@ -692,6 +886,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         #e_tables
 
         #isolation_check
+
+        #pruning
 
         #info_fn
     };

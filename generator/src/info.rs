@@ -114,5 +114,6 @@ pub fn puzzle_info(
         unfiltered,
         rotations,
         mirror,
+        pruning: runtime::Pruning::default(),
     })
 }

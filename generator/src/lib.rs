@@ -60,6 +60,9 @@ pub struct Config {
     /// Use the F heuristic when this many pieces or fewer are left, E before; `None` for
     /// the default of [`lower::default_f_from`].
     pub f_from: Option<usize>,
+    /// The pruning the solver applies by default (`-V`, `-v N`, `-p N`); the backtracks
+    /// can be changed at run time, the volume filter cannot (it shapes the image lists).
+    pub pruning: runtime::Pruning,
 }
 
 impl Config {
@@ -72,19 +75,34 @@ impl Config {
         if let Some(n) = self.f_from {
             out.push_str(&format!(" --f-from {n}"));
         }
+        if self.pruning.volume_filter {
+            out.push_str(" -V");
+        }
+        if let Some(n) = self.pruning.volume_backtrack {
+            out.push_str(&format!(" -v {n}"));
+        }
+        if let Some(n) = self.pruning.parity_backtrack {
+            out.push_str(&format!(" -p {n}"));
+        }
         out
     }
 
-    /// Reads options as written by [`Config::options`].
+    /// Reads options as `cargo xtask gen` takes them and [`Config::options`] writes them;
+    /// `None` when they do not parse.
     pub fn from_options(options: &str) -> Option<Config> {
         let mut words = options.split_whitespace();
         let mut config = Config::default();
+        let number = |w: Option<&str>| w.and_then(|n| n.parse::<usize>().ok());
         while let Some(w) = words.next() {
-            match (w, words.next()) {
-                ("-r", Some("#")) => config.redundancy = model::Redundancy::Auto,
-                ("-r", Some(name)) => {
-                    config.redundancy = model::Redundancy::Piece(name.to_string())
-                }
+            match w {
+                "-r" => match words.next()? {
+                    "#" => config.redundancy = model::Redundancy::Auto,
+                    name => config.redundancy = model::Redundancy::Piece(name.to_string()),
+                },
+                "--f-from" => config.f_from = Some(number(words.next())?),
+                "-V" => config.pruning.volume_filter = true,
+                "-v" => config.pruning.volume_backtrack = Some(number(words.next())?),
+                "-p" => config.pruning.parity_backtrack = Some(number(words.next())?),
                 _ => return None,
             }
         }
@@ -97,6 +115,7 @@ impl Default for Config {
         Config {
             redundancy: model::Redundancy::Auto,
             f_from: None,
+            pruning: runtime::Pruning::default(),
         }
     }
 }
@@ -117,8 +136,9 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
         )]);
     };
     let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
-    let info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
+    let mut info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
         .map_err(|e| at_d(e.0))?;
+    info.pruning = config.pruning;
     let ir = lower::lower(
         puzzle,
         config

@@ -91,6 +91,15 @@ pub struct Ir {
     /// The E stage, when the puzzle uses it: while more than `f_from` pieces are left the
     /// target is chosen by the E heuristic, then by F.
     pub e_stage: Option<EStage>,
+    /// Each cell's neighbours, as a mask (for the volume backtrack's flood fill).
+    pub neighbour_masks: Vec<u128>,
+    /// The size of each shape.
+    pub shape_sizes: Vec<usize>,
+    /// The cells of one colour of the checkerboard (x + y + z even).
+    pub black: u128,
+    /// For each shape, the distinct colour balances (black cells minus white cells) of
+    /// its images, ascending.
+    pub shape_balances: Vec<Vec<i32>>,
 }
 
 /// The tables of the E heuristic of the FILA article: the target is, among the open cells
@@ -233,6 +242,31 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
     let isolation_check = shifts.is_some() && puzzle.shapes.iter().all(|s| s.size > 1);
     let e_stage =
         (f_from < puzzle.mobile_pieces()).then(|| e_stage(puzzle, &cell_of, &masks, f_from));
+    let neighbour_masks: Vec<u128> = puzzle
+        .cells
+        .iter()
+        .map(|&coord| {
+            DIRECTIONS
+                .iter()
+                .filter_map(|&(d, _)| cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]))
+                .fold(0u128, |m, n| m | 1u128 << n)
+        })
+        .collect();
+    let black = puzzle
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| (c[0] + c[1] + c[2]).rem_euclid(2) == 0)
+        .fold(0u128, |m, (k, _)| m | 1u128 << k);
+    let mut shape_balances: Vec<Vec<i32>> = vec![Vec::new(); puzzle.shapes.len()];
+    for (i, im) in puzzle.images.iter().enumerate() {
+        let b = (masks[i] & black).count_ones() as i32;
+        let balance = 2 * b - im.cells.len() as i32;
+        if !shape_balances[im.shape].contains(&balance) {
+            shape_balances[im.shape].push(balance);
+        }
+    }
+    shape_balances.iter_mut().for_each(|v| v.sort_unstable());
     Ok(Ir {
         word,
         cells,
@@ -244,6 +278,10 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
         shifts,
         isolation_check,
         e_stage,
+        neighbour_masks,
+        shape_sizes: puzzle.shapes.iter().map(|s| s.size).collect(),
+        black,
+        shape_balances,
     })
 }
 

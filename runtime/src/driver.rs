@@ -9,8 +9,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::checkpoint::Checkpoint;
+use crate::info::Pruning;
 use crate::info::{Element, FirstInfo, PuzzleInfo};
-use crate::options::Options;
+use crate::options::{Options, Threshold};
 use crate::output::{format_solution, Stats};
 use crate::progress::Progress;
 use crate::split::{self, Subtree};
@@ -46,6 +47,8 @@ pub struct Plan<'a> {
     pub first: &'a FirstInfo,
     /// The filter is off (`-r .`).
     pub unfiltered: bool,
+    /// The pruning in force: the solver's own, changed by the options.
+    pub pruning: Pruning,
     pub notes: Vec<String>,
 }
 
@@ -77,11 +80,40 @@ impl<'a> Plan<'a> {
                 )))
             }
         };
+        let mut pruning = info.pruning;
+        if let Some(on) = options.volume_filter {
+            if on != pruning.volume_filter {
+                // The images are the solver's: a generated solver carries them compiled in.
+                notes.push(format!(
+                    "-V={on} ignored: this solver's images were {} the volume filter (cargo xtask gen {}-V)",
+                    if pruning.volume_filter { "built with" } else { "built without" },
+                    if pruning.volume_filter { "without " } else { "with " },
+                ));
+            }
+        }
+        match options.volume_backtrack {
+            Some(Threshold::Off) => pruning.volume_backtrack = None,
+            Some(Threshold::Above(n)) => pruning.volume_backtrack = Some(n),
+            None => {}
+        }
+        match options.parity {
+            Some(false) => pruning.parity_backtrack = None,
+            Some(true) => {
+                pruning.parity_backtrack = Some(
+                    pruning
+                        .parity_backtrack
+                        .or(pruning.volume_backtrack)
+                        .unwrap_or(0),
+                )
+            }
+            None => {}
+        }
         Ok(Plan {
             symmetry_name: &symmetry.name,
             group: &symmetry.group,
             first,
             unfiltered,
+            pruning,
             notes,
         })
     }
@@ -178,6 +210,11 @@ impl<'a> Context<'a> {
             canonical: Canonical::default(),
             text: String::new(),
         }
+    }
+
+    /// The pruning in force for this run.
+    pub fn pruning(&self) -> Pruning {
+        self.shared.plan.pruning
     }
 
     /// Nodes with this many pieces left are cut off (handed to [`Context::cut`]); zero
@@ -578,6 +615,20 @@ pub fn format_info(
     kv(&mut out, "SYMMETRY", plan.symmetry_name.to_string());
     kv(&mut out, "GROUP_ORDER", plan.group.len().to_string());
     kv(&mut out, "REDUNDANCY_FILTER", plan.first.filter.clone());
+    let onoff = |b: bool| if b { "on" } else { "off" }.to_string();
+    let above = |t: Option<usize>| t.map_or_else(|| "off".to_string(), |n| n.to_string());
+    out.push_str("# Pruning: VOLUME_FILTER (-V), and the backtracks while more than N pieces are left (-v N, -p).\n");
+    kv(&mut out, "VOLUME_FILTER", onoff(plan.pruning.volume_filter));
+    kv(
+        &mut out,
+        "VOLUME_BACKTRACK",
+        above(plan.pruning.volume_backtrack),
+    );
+    kv(
+        &mut out,
+        "PARITY_BACKTRACK",
+        above(plan.pruning.parity_backtrack),
+    );
     kv(&mut out, "FIRST", plan.first.what.clone());
     kv(
         &mut out,

@@ -61,6 +61,22 @@ pub struct MirrorRefusal {
     pub usage_error: bool,
 }
 
+/// The pruning a solver applies beyond the redundancy filter: the settings of polycube's
+/// `-V`, `-v N` and `-p`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pruning {
+    /// Images that cut off a region no combination of the other pieces can fill were
+    /// dropped before the search (`-V`).
+    pub volume_filter: bool,
+    /// While more than this many pieces are left, a placement that leaves an open region
+    /// whose size no combination of the remaining pieces makes is abandoned (`-v N`).
+    pub volume_backtrack: Option<usize>,
+    /// While more than this many pieces are left, a placement that leaves an open space
+    /// whose checkerboard colour balance no combination of the remaining pieces makes is
+    /// abandoned (`-p`: the same threshold as `-v` when it is given, else every level).
+    pub parity_backtrack: Option<usize>,
+}
+
 /// Everything the runtime knows about a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PuzzleInfo {
@@ -79,6 +95,8 @@ pub struct PuzzleInfo {
     pub rotations: SymmetryInfo,
     /// The mirror mode, or why it does not apply.
     pub mirror: Result<SymmetryInfo, MirrorRefusal>,
+    /// The pruning the solver applies when the options do not say otherwise.
+    pub pruning: Pruning,
 }
 
 impl PuzzleInfo {

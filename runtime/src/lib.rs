@@ -13,7 +13,9 @@ pub mod split;
 pub mod symmetry;
 
 pub use driver::{run, Context, Search, Summary, UsageError};
-pub use info::{Element, FirstInfo, ImageInfo, MirrorRefusal, PuzzleInfo, Slot, SymmetryInfo};
+pub use info::{
+    Element, FirstInfo, ImageInfo, MirrorRefusal, Pruning, PuzzleInfo, Slot, SymmetryInfo,
+};
 pub use options::{Options, Shard};
 
 /// The `main` of a generated solver: parses the command line, runs, and exits with

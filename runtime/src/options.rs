@@ -43,6 +43,23 @@ fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("expected a number of seconds, not '{value}'"))
 }
 
+/// A number of pieces left, or never.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threshold {
+    Off,
+    Above(usize),
+}
+
+fn parse_threshold(value: &str) -> Result<Threshold, String> {
+    match value {
+        "off" | "none" | "-1" => Ok(Threshold::Off),
+        n => n
+            .parse()
+            .map(Threshold::Above)
+            .map_err(|_| format!("expected a number of pieces or `off`, not '{value}'")),
+    }
+}
+
 /// The search and output options.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -118,8 +135,27 @@ pub struct Options {
           value_name = "N", action = ArgAction::Append)]
     pub polycube_switch: Vec<String>,
 
-    /// polycube filter and heuristic flags (-V, -p, -P, -F, -R, -o, -n); accepted and ignored
-    #[arg(short = 'V', short_aliases = ['p', 'P', 'F', 'R', 'n'], long = "polycube-flag", hide = true,
+    /// Volume filter: drop every image that cuts off a region no combination of the other
+    /// pieces can fill, before the search [default: the solver's own, shown by -i]
+    #[arg(short = 'V', long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", value_parser = parse_flag)]
+    pub volume_filter: Option<bool>,
+
+    /// Volume backtrack while more than N pieces are left: abandon a placement that leaves
+    /// an open region no combination of the remaining pieces can fill (`off`: never)
+    /// [default: the solver's own, shown by -i]
+    #[arg(short = 'v', long, value_name = "N|off", value_parser = parse_threshold)]
+    pub volume_backtrack: Option<Threshold>,
+
+    /// Parity backtrack: abandon a placement that leaves an open space whose checkerboard
+    /// colour balance no combination of the remaining pieces can make (while more than -v's
+    /// N pieces are left, when -v is given) [default: the solver's own, shown by -i]
+    #[arg(short = 'p', long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", value_parser = parse_flag)]
+    pub parity: Option<bool>,
+
+    /// polycube filter and heuristic flags (-P, -F, -R, -o, -n); accepted and ignored
+    #[arg(short = 'P', short_aliases = ['F', 'R', 'n'], long = "polycube-flag", hide = true,
           action = ArgAction::Count)]
     pub polycube_flag: u8,
 }

@@ -11,7 +11,7 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-const USAGE: &str = "usage: cargo xtask gen [--check] [-r PIECE] [--f-from N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+const USAGE: &str = "usage: cargo xtask gen [--check] [-r PIECE] [--f-from N] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,25 +41,15 @@ fn all_puzzles(root: &Path) -> Vec<PathBuf> {
 fn gen(args: &[String]) -> ExitCode {
     let root = root();
     let mut check = false;
-    let mut redundancy = None;
-    let mut f_from = None;
+    let mut options: Vec<String> = Vec::new();
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--check" => check = true,
-            "--f-from" => match it.next().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) => f_from = Some(n),
-                None => {
-                    eprintln!("{USAGE}");
-                    return ExitCode::from(2);
-                }
-            },
-            "-r" => match it.next() {
-                Some(p) if p != "#" => {
-                    redundancy = Some(generator::model::Redundancy::Piece(p.clone()))
-                }
-                Some(_) => redundancy = Some(generator::model::Redundancy::Auto),
+            "-V" => options.push(a.clone()),
+            "-r" | "--f-from" | "-v" | "-p" => match it.next() {
+                Some(value) => options.extend([a.clone(), value.clone()]),
                 None => {
                     eprintln!("{USAGE}");
                     return ExitCode::from(2);
@@ -68,6 +58,19 @@ fn gen(args: &[String]) -> ExitCode {
             _ => files.push(PathBuf::from(a)),
         }
     }
+    // Options given on the command line win; otherwise each puzzle keeps the options its
+    // generated file was made with.
+    let given = if options.is_empty() {
+        None
+    } else {
+        match generator::Config::from_options(&options.join(" ")) {
+            Some(config) => Some(config),
+            None => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+    };
     let files: Vec<PathBuf> = if files.is_empty() {
         all_puzzles(&root)
     } else {
@@ -78,12 +81,6 @@ fn gen(args: &[String]) -> ExitCode {
             .map(|f| if f.exists() { f } else { root.join(f) })
             .collect()
     };
-    // Options given on the command line win; otherwise each puzzle keeps the options its
-    // generated file was made with.
-    let given = (redundancy.is_some() || f_from.is_some()).then(|| generator::Config {
-        redundancy: redundancy.unwrap_or(generator::model::Redundancy::Auto),
-        f_from,
-    });
     let mut failed = false;
     let mut stale = Vec::new();
     for file in &files {
