@@ -690,6 +690,24 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             }
         }
     };
+    // With a 64-bit word the region test joins the vectorised fit test (10x6: 39.4 ->
+    // 33.8 ms against testing it in the child). A 128-bit word does not vectorise, and
+    // testing only the images that fit costs far less there: one-sided pentominoes in
+    // 30x3, 92.6 -> 27.6 ms; in 18x5, a 40th of the search 8.5 -> 3.0 s.
+    let (fit_test, late_isolation) = match ir.word {
+        Word::U64 => (
+            quote! { fits |= (available & ((occ & masks[k] == 0) as u64) & (!isolated(occ | masks[k]) as u64)) << (k - base); },
+            quote! {},
+        ),
+        Word::U128 => (
+            quote! { fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base); },
+            quote! {
+                if isolated(occ | masks[k]) {
+                    continue;
+                }
+            },
+        ),
+    };
     let info_fn = info_tokens(info);
     let (e_switch, e_items, e_tables) = match &ir.e_stage {
         Some(e) => e_stage_tokens(ir, e),
@@ -782,12 +800,13 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                         // A placement that would leave an isolated open cell is not a fit
                         // at all: testing it here, for a whole list at once, costs less
                         // than entering the child that would find it.
-                        fits |= (available & ((occ & masks[k] == 0) as u64) & (!isolated(occ | masks[k]) as u64)) << (k - base);
+                        #fit_test
                     }
                     self.attempts[left & 63] += tried.count_ones() as u64;
                     while fits != 0 {
                         let k = base + fits.trailing_zeros() as usize;
                         fits &= fits - 1;
+                        #late_isolation
                         let s = shapes[k] as usize;
                         #place_copy
                     }

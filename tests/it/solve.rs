@@ -141,7 +141,7 @@ fn pentomino_8x8_with_blocked_centre() {
 // The random one-sided mirror-closed puzzles of `orbits` cover the same rule by default.
 #[test]
 fn one_sided_pentominoes_30x3() {
-    let map = check("tests/puzzles/one_sided_pentomino_30x3.txt", &[], 46);
+    let map = check("puzzles/one_sided_30x3.txt", &[], 46);
     assert_eq!(number(&map, "GROUP_ORDER"), 4);
 }
 
@@ -149,7 +149,7 @@ fn one_sided_pentominoes_30x3() {
 #[test]
 fn one_sided_pentominoes_30x3_every_solution() {
     listing_orbits(
-        "tests/puzzles/one_sided_pentomino_30x3.txt",
+        "puzzles/one_sided_30x3.txt",
         [30, 3, 1],
         true,
         &[],

@@ -145,8 +145,38 @@ pub fn main(args: &[String]) -> ExitCode {
             &["solve", "-q", "-i", "--threads", "1", "puzzles/soma.txt"],
             480,
         ),
+        entry(
+            "one_sided_30x3",
+            "generated",
+            bin.join("one_sided_30x3"),
+            &["-q", "-i", "--threads", "1"],
+            46,
+        ),
+        entry(
+            "one_sided_30x3",
+            "generic",
+            bin.join("fila"),
+            &[
+                "solve",
+                "-q",
+                "-i",
+                "--threads",
+                "1",
+                "-r",
+                "X",
+                "puzzles/one_sided_30x3.txt",
+            ],
+            46,
+        ),
     ];
     if slow {
+        entries.push(entry(
+            "one_sided_18x5",
+            "generated",
+            bin.join("one_sided_18x5"),
+            &["-q", "-i", "--threads", "1"],
+            686628,
+        ));
         entries.push(entry(
             "tetriscube",
             "generated",
@@ -221,6 +251,7 @@ pub fn main(args: &[String]) -> ExitCode {
         ("pentomino_10x6", "debruijn"),
         ("pentomino_10x6", "generic"),
         ("soma", "generic"),
+        ("one_sided_30x3", "generic"),
         ("tetriscube", "generic"),
     ] {
         if find(puzzle, other).is_some() {
