@@ -9,6 +9,32 @@ pub fn main() {
 }
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u128;
+/// No cell filled.
+const ZERO: Word = 0;
+/// Only cell `c` filled.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit(c: usize) -> Word {
+    1 << c
+}
+/// Whether cell `c` is filled, as 0 or 1.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit_at(w: Word, c: u32) -> usize {
+    (w >> c) as usize & 1
+}
+/// `w` without its lowest filled cell.
+#[allow(dead_code)]
+#[inline(always)]
+fn clear_lowest(w: Word) -> Word {
+    w & (w - 1)
+}
+/// Only the lowest filled cell of `w`.
+#[allow(dead_code)]
+#[inline(always)]
+fn lowest(w: Word) -> Word {
+    w & w.wrapping_neg()
+}
 /// Pieces to place in every solution.
 const PIECES: usize = 18;
 /// Copies of each shape.
@@ -94,7 +120,7 @@ impl Solver {
             for k in base..end {
                 let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
-                fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
+                fits |= (available & ((occ & masks[k] == ZERO) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
             while fits != 0 {
@@ -253,7 +279,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 5) as usize & 1) << 0 | ((occ >> 1) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 5) << 0 | bit_at(occ, 1) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -378,7 +404,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 6) as usize & 1) << 0 | ((occ >> 2) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 6) << 0 | bit_at(occ, 2) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -538,7 +564,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 7) as usize & 1) << 0 | ((occ >> 3) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 7) << 0 | bit_at(occ, 3) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -695,7 +721,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 8) as usize & 1) << 0 | ((occ >> 4) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 8) << 0 | bit_at(occ, 4) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -821,7 +847,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 9) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 9) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -863,7 +889,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 10) as usize & 1) << 0 | ((occ >> 6) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 10) << 0 | bit_at(occ, 6) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -988,7 +1014,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 11) as usize & 1) << 0 | ((occ >> 7) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 11) << 0 | bit_at(occ, 7) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1148,7 +1174,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 12) as usize & 1) << 0 | ((occ >> 8) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 12) << 0 | bit_at(occ, 8) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1305,7 +1331,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 13) as usize & 1) << 0 | ((occ >> 9) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 13) << 0 | bit_at(occ, 9) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1431,7 +1457,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 14) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 14) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1473,7 +1499,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 15) as usize & 1) << 0 | ((occ >> 11) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 15) << 0 | bit_at(occ, 11) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1598,7 +1624,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 16) as usize & 1) << 0 | ((occ >> 12) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 16) << 0 | bit_at(occ, 12) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1758,7 +1784,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 17) as usize & 1) << 0 | ((occ >> 13) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 17) << 0 | bit_at(occ, 13) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1915,7 +1941,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 18) as usize & 1) << 0 | ((occ >> 14) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 18) << 0 | bit_at(occ, 14) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2041,7 +2067,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 19) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 19) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2083,7 +2109,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 20) as usize & 1) << 0 | ((occ >> 16) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 20) << 0 | bit_at(occ, 16) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2208,7 +2234,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 21) as usize & 1) << 0 | ((occ >> 17) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 21) << 0 | bit_at(occ, 17) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2368,7 +2394,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 22) as usize & 1) << 0 | ((occ >> 18) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 22) << 0 | bit_at(occ, 18) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2525,7 +2551,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 23) as usize & 1) << 0 | ((occ >> 19) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 23) << 0 | bit_at(occ, 19) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2651,7 +2677,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 24) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 24) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2693,7 +2719,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 25) as usize & 1) << 0 | ((occ >> 21) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 25) << 0 | bit_at(occ, 21) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2818,7 +2844,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 26) as usize & 1) << 0 | ((occ >> 22) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 26) << 0 | bit_at(occ, 22) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2978,7 +3004,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 27) as usize & 1) << 0 | ((occ >> 23) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 27) << 0 | bit_at(occ, 23) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3135,7 +3161,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 28) as usize & 1) << 0 | ((occ >> 24) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 28) << 0 | bit_at(occ, 24) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3261,7 +3287,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 29) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 29) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3303,7 +3329,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 30) as usize & 1) << 0 | ((occ >> 26) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 30) << 0 | bit_at(occ, 26) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3428,7 +3454,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 31) as usize & 1) << 0 | ((occ >> 27) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 31) << 0 | bit_at(occ, 27) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3588,7 +3614,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 32) as usize & 1) << 0 | ((occ >> 28) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 32) << 0 | bit_at(occ, 28) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3745,7 +3771,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 33) as usize & 1) << 0 | ((occ >> 29) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 33) << 0 | bit_at(occ, 29) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3871,7 +3897,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 34) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 34) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3913,7 +3939,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 35) as usize & 1) << 0 | ((occ >> 31) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 35) << 0 | bit_at(occ, 31) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4038,7 +4064,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 36) as usize & 1) << 0 | ((occ >> 32) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 36) << 0 | bit_at(occ, 32) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4198,7 +4224,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 37) as usize & 1) << 0 | ((occ >> 33) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 37) << 0 | bit_at(occ, 33) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4355,7 +4381,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 38) as usize & 1) << 0 | ((occ >> 34) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 38) << 0 | bit_at(occ, 34) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4481,7 +4507,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 39) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 39) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4523,7 +4549,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 40) as usize & 1) << 0 | ((occ >> 36) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 40) << 0 | bit_at(occ, 36) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4648,7 +4674,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 41) as usize & 1) << 0 | ((occ >> 37) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 41) << 0 | bit_at(occ, 37) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4808,7 +4834,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 42) as usize & 1) << 0 | ((occ >> 38) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 42) << 0 | bit_at(occ, 38) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4965,7 +4991,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 43) as usize & 1) << 0 | ((occ >> 39) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 43) << 0 | bit_at(occ, 39) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5091,7 +5117,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 44) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 44) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -5133,7 +5159,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 45) as usize & 1) << 0 | ((occ >> 41) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 45) << 0 | bit_at(occ, 41) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5258,7 +5284,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 46) as usize & 1) << 0 | ((occ >> 42) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 46) << 0 | bit_at(occ, 42) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5418,7 +5444,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 47) as usize & 1) << 0 | ((occ >> 43) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 47) << 0 | bit_at(occ, 43) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5575,7 +5601,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 48) as usize & 1) << 0 | ((occ >> 44) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 48) << 0 | bit_at(occ, 44) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5701,7 +5727,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 49) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 49) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -5743,7 +5769,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 50) as usize & 1) << 0 | ((occ >> 46) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 50) << 0 | bit_at(occ, 46) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5868,7 +5894,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 51) as usize & 1) << 0 | ((occ >> 47) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 51) << 0 | bit_at(occ, 47) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6028,7 +6054,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 52) as usize & 1) << 0 | ((occ >> 48) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 52) << 0 | bit_at(occ, 48) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6185,7 +6211,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 53) as usize & 1) << 0 | ((occ >> 49) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 53) << 0 | bit_at(occ, 49) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6311,7 +6337,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 54) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 54) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -6353,7 +6379,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 55) as usize & 1) << 0 | ((occ >> 51) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 55) << 0 | bit_at(occ, 51) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6478,7 +6504,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 56) as usize & 1) << 0 | ((occ >> 52) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 56) << 0 | bit_at(occ, 52) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6638,7 +6664,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 57) as usize & 1) << 0 | ((occ >> 53) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 57) << 0 | bit_at(occ, 53) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6795,7 +6821,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 58) as usize & 1) << 0 | ((occ >> 54) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 58) << 0 | bit_at(occ, 54) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6921,7 +6947,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 59) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 59) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -6963,7 +6989,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 60) as usize & 1) << 0 | ((occ >> 56) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 60) << 0 | bit_at(occ, 56) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7088,7 +7114,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 61) as usize & 1) << 0 | ((occ >> 57) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 61) << 0 | bit_at(occ, 57) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7248,7 +7274,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 62) as usize & 1) << 0 | ((occ >> 58) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 62) << 0 | bit_at(occ, 58) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7405,7 +7431,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 63) as usize & 1) << 0 | ((occ >> 59) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 63) << 0 | bit_at(occ, 59) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7531,7 +7557,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 64) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 64) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -7573,7 +7599,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 65) as usize & 1) << 0 | ((occ >> 61) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 65) << 0 | bit_at(occ, 61) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7698,7 +7724,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 66) as usize & 1) << 0 | ((occ >> 62) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 66) << 0 | bit_at(occ, 62) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7858,7 +7884,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 67) as usize & 1) << 0 | ((occ >> 63) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 67) << 0 | bit_at(occ, 63) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8015,7 +8041,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 68) as usize & 1) << 0 | ((occ >> 64) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 68) << 0 | bit_at(occ, 64) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8141,7 +8167,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 69) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 69) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -8183,7 +8209,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 70) as usize & 1) << 0 | ((occ >> 66) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 70) << 0 | bit_at(occ, 66) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8308,7 +8334,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 71) as usize & 1) << 0 | ((occ >> 67) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 71) << 0 | bit_at(occ, 67) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8468,7 +8494,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 72) as usize & 1) << 0 | ((occ >> 68) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 72) << 0 | bit_at(occ, 68) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8625,7 +8651,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 73) as usize & 1) << 0 | ((occ >> 69) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 73) << 0 | bit_at(occ, 69) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8751,7 +8777,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 74) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 74) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -8793,7 +8819,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 75) as usize & 1) << 0 | ((occ >> 71) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 75) << 0 | bit_at(occ, 71) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -8916,7 +8942,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 76) as usize & 1) << 0 | ((occ >> 72) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 76) << 0 | bit_at(occ, 72) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9074,7 +9100,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 77) as usize & 1) << 0 | ((occ >> 73) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 77) << 0 | bit_at(occ, 73) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9229,7 +9255,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 78) as usize & 1) << 0 | ((occ >> 74) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 78) << 0 | bit_at(occ, 74) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9353,7 +9379,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 79) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 79) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -9394,7 +9420,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 80) as usize & 1) << 0 | ((occ >> 76) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 80) << 0 | bit_at(occ, 76) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9500,7 +9526,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 81) as usize & 1) << 0 | ((occ >> 77) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 81) << 0 | bit_at(occ, 77) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9630,7 +9656,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 82) as usize & 1) << 0 | ((occ >> 78) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 82) << 0 | bit_at(occ, 78) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9760,7 +9786,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 83) as usize & 1) << 0 | ((occ >> 79) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 83) << 0 | bit_at(occ, 79) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9854,7 +9880,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 84) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 84) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -9887,7 +9913,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 85) as usize & 1) << 0 | ((occ >> 81) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 85) << 0 | bit_at(occ, 81) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -9958,7 +9984,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 86) as usize & 1) << 0 | ((occ >> 82) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 86) << 0 | bit_at(occ, 82) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -10031,7 +10057,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 87) as usize & 1) << 0 | ((occ >> 83) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 87) << 0 | bit_at(occ, 83) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -10089,7 +10115,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 88) as usize & 1) << 0 | ((occ >> 84) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 88) << 0 | bit_at(occ, 84) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -10133,7 +10159,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 89) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 89) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -10158,7 +10184,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 86) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 86) << 0;
         match ilsi {
             /// +y open
             0 => {
@@ -10183,7 +10209,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 87) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 87) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -10201,7 +10227,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 88) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 88) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -10219,7 +10245,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 89) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 89) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -10256,12 +10282,12 @@ impl ::runtime::Search for Solver {
         self.copies = COPIES;
         self.attempts = [0; 64];
         self.fits = [0; 64];
-        let mut occ: Word = 0;
+        let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {
             let image_info = &ctx.info.images[image as usize];
             let shape = image_info.shape as usize;
-            occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
             self.copies[shape] -= 1;
             if self.copies[shape] == 0 {
                 avail &= !(1u64 << shape);
@@ -10290,8 +10316,8 @@ impl ::runtime::Search for Solver {
 #[inline(always)]
 fn isolated(occ: Word) -> bool {
     let open = !occ & FULL;
-    let mut once: Word = 0;
-    let mut twice: Word = 0;
+    let mut once: Word = ZERO;
+    let mut twice: Word = ZERO;
     let x = (open << 5) & 0x0000_0000_03ff_ffff_ffff_ffff_ffff_ffe0_u128;
     twice |= once & x;
     once |= x;
@@ -10310,7 +10336,7 @@ fn isolated(occ: Word) -> bool {
             | (single << 1) & 0x0000_0000_03de_f7bd_ef7b_def7_bdef_7bde_u128
             | (single >> 5) & 0x0000_0000_001f_ffff_ffff_ffff_ffff_ffff_u128
             | (single >> 1) & 0x0000_0000_01ef_7bde_f7bd_ef7b_def7_bdef_u128);
-    (open & !once) | paired != 0
+    (open & !once) | paired != ZERO
 }
 /// The open cells around each image: a region its placement closes off touches it.
 const HALO: &[Word] = &[
@@ -13454,8 +13480,8 @@ impl Solver {
     fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
         let open = !occ & FULL;
         let mut seeds = HALO[image as usize] & open;
-        while seeds != 0 {
-            let seed = seeds & seeds.wrapping_neg();
+        while seeds != ZERO {
+            let seed = lowest(seeds);
             let mut region = seed;
             let mut frontier = seed;
             let mut closed = false;
@@ -13466,7 +13492,7 @@ impl Solver {
                     | (frontier >> 5) & 0x0000_0000_001f_ffff_ffff_ffff_ffff_ffff_u128
                     | (frontier >> 1) & 0x0000_0000_01ef_7bde_f7bd_ef7b_def7_bdef_u128)
                     & open & !region;
-                if frontier == 0 {
+                if frontier == ZERO {
                     closed = true;
                     break;
                 }
@@ -13500,7 +13526,7 @@ impl Solver {
                 sums = next;
             }
         }
-        (sums >> (balance + 64)) & 1 == 1
+        (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

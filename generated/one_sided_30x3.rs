@@ -9,6 +9,32 @@ pub fn main() {
 }
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u128;
+/// No cell filled.
+const ZERO: Word = 0;
+/// Only cell `c` filled.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit(c: usize) -> Word {
+    1 << c
+}
+/// Whether cell `c` is filled, as 0 or 1.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit_at(w: Word, c: u32) -> usize {
+    (w >> c) as usize & 1
+}
+/// `w` without its lowest filled cell.
+#[allow(dead_code)]
+#[inline(always)]
+fn clear_lowest(w: Word) -> Word {
+    w & (w - 1)
+}
+/// Only the lowest filled cell of `w`.
+#[allow(dead_code)]
+#[inline(always)]
+fn lowest(w: Word) -> Word {
+    w & w.wrapping_neg()
+}
 /// Pieces to place in every solution.
 const PIECES: usize = 18;
 /// Copies of each shape.
@@ -94,7 +120,7 @@ impl Solver {
             for k in base..end {
                 let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
-                fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base);
+                fits |= (available & ((occ & masks[k] == ZERO) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
             while fits != 0 {
@@ -253,7 +279,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 3) as usize & 1) << 0 | ((occ >> 1) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 3) << 0 | bit_at(occ, 1) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -359,7 +385,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 4) as usize & 1) << 0 | ((occ >> 2) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 4) << 0 | bit_at(occ, 2) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -467,7 +493,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 5) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 5) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -507,7 +533,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 6) as usize & 1) << 0 | ((occ >> 4) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 6) << 0 | bit_at(occ, 4) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -613,7 +639,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 7) as usize & 1) << 0 | ((occ >> 5) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 7) << 0 | bit_at(occ, 5) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -721,7 +747,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 8) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 8) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -761,7 +787,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 9) as usize & 1) << 0 | ((occ >> 7) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 9) << 0 | bit_at(occ, 7) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -867,7 +893,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 10) as usize & 1) << 0 | ((occ >> 8) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 10) << 0 | bit_at(occ, 8) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -975,7 +1001,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 11) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 11) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1015,7 +1041,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 12) as usize & 1) << 0 | ((occ >> 10) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 12) << 0 | bit_at(occ, 10) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1121,7 +1147,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 13) as usize & 1) << 0 | ((occ >> 11) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 13) << 0 | bit_at(occ, 11) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1229,7 +1255,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 14) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 14) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1269,7 +1295,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 15) as usize & 1) << 0 | ((occ >> 13) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 15) << 0 | bit_at(occ, 13) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1375,7 +1401,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 16) as usize & 1) << 0 | ((occ >> 14) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 16) << 0 | bit_at(occ, 14) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1483,7 +1509,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 17) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 17) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1523,7 +1549,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 18) as usize & 1) << 0 | ((occ >> 16) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 18) << 0 | bit_at(occ, 16) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1629,7 +1655,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 19) as usize & 1) << 0 | ((occ >> 17) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 19) << 0 | bit_at(occ, 17) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1737,7 +1763,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 20) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 20) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1777,7 +1803,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 21) as usize & 1) << 0 | ((occ >> 19) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 21) << 0 | bit_at(occ, 19) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1883,7 +1909,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 22) as usize & 1) << 0 | ((occ >> 20) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 22) << 0 | bit_at(occ, 20) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1991,7 +2017,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 23) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 23) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2031,7 +2057,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 24) as usize & 1) << 0 | ((occ >> 22) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 24) << 0 | bit_at(occ, 22) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2137,7 +2163,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 25) as usize & 1) << 0 | ((occ >> 23) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 25) << 0 | bit_at(occ, 23) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2245,7 +2271,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 26) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 26) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2285,7 +2311,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 27) as usize & 1) << 0 | ((occ >> 25) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 27) << 0 | bit_at(occ, 25) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2391,7 +2417,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 28) as usize & 1) << 0 | ((occ >> 26) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 28) << 0 | bit_at(occ, 26) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2499,7 +2525,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 29) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 29) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2539,7 +2565,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 30) as usize & 1) << 0 | ((occ >> 28) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 30) << 0 | bit_at(occ, 28) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2645,7 +2671,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 31) as usize & 1) << 0 | ((occ >> 29) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 31) << 0 | bit_at(occ, 29) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2753,7 +2779,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 32) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 32) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2793,7 +2819,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 33) as usize & 1) << 0 | ((occ >> 31) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 33) << 0 | bit_at(occ, 31) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2899,7 +2925,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 34) as usize & 1) << 0 | ((occ >> 32) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 34) << 0 | bit_at(occ, 32) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3007,7 +3033,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 35) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 35) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3047,7 +3073,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 36) as usize & 1) << 0 | ((occ >> 34) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 36) << 0 | bit_at(occ, 34) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3153,7 +3179,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 37) as usize & 1) << 0 | ((occ >> 35) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 37) << 0 | bit_at(occ, 35) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3261,7 +3287,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 38) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 38) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3301,7 +3327,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 39) as usize & 1) << 0 | ((occ >> 37) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 39) << 0 | bit_at(occ, 37) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3407,7 +3433,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 40) as usize & 1) << 0 | ((occ >> 38) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 40) << 0 | bit_at(occ, 38) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3515,7 +3541,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 41) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 41) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3555,7 +3581,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 42) as usize & 1) << 0 | ((occ >> 40) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 42) << 0 | bit_at(occ, 40) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3661,7 +3687,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 43) as usize & 1) << 0 | ((occ >> 41) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 43) << 0 | bit_at(occ, 41) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3769,7 +3795,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 44) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 44) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3809,7 +3835,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 45) as usize & 1) << 0 | ((occ >> 43) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 45) << 0 | bit_at(occ, 43) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3915,7 +3941,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 46) as usize & 1) << 0 | ((occ >> 44) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 46) << 0 | bit_at(occ, 44) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4023,7 +4049,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 47) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 47) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4063,7 +4089,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 48) as usize & 1) << 0 | ((occ >> 46) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 48) << 0 | bit_at(occ, 46) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4169,7 +4195,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 49) as usize & 1) << 0 | ((occ >> 47) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 49) << 0 | bit_at(occ, 47) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4277,7 +4303,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 50) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 50) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4317,7 +4343,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 51) as usize & 1) << 0 | ((occ >> 49) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 51) << 0 | bit_at(occ, 49) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4423,7 +4449,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 52) as usize & 1) << 0 | ((occ >> 50) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 52) << 0 | bit_at(occ, 50) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4531,7 +4557,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 53) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 53) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4571,7 +4597,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 54) as usize & 1) << 0 | ((occ >> 52) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 54) << 0 | bit_at(occ, 52) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4677,7 +4703,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 55) as usize & 1) << 0 | ((occ >> 53) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 55) << 0 | bit_at(occ, 53) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4785,7 +4811,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 56) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 56) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4825,7 +4851,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 57) as usize & 1) << 0 | ((occ >> 55) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 57) << 0 | bit_at(occ, 55) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4931,7 +4957,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 58) as usize & 1) << 0 | ((occ >> 56) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 58) << 0 | bit_at(occ, 56) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5039,7 +5065,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 59) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 59) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -5079,7 +5105,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 60) as usize & 1) << 0 | ((occ >> 58) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 60) << 0 | bit_at(occ, 58) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5185,7 +5211,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 61) as usize & 1) << 0 | ((occ >> 59) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 61) << 0 | bit_at(occ, 59) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5293,7 +5319,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 62) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 62) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -5333,7 +5359,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 63) as usize & 1) << 0 | ((occ >> 61) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 63) << 0 | bit_at(occ, 61) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5439,7 +5465,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 64) as usize & 1) << 0 | ((occ >> 62) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 64) << 0 | bit_at(occ, 62) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5547,7 +5573,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 65) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 65) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -5587,7 +5613,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 66) as usize & 1) << 0 | ((occ >> 64) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 66) << 0 | bit_at(occ, 64) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5693,7 +5719,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 67) as usize & 1) << 0 | ((occ >> 65) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 67) << 0 | bit_at(occ, 65) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5801,7 +5827,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 68) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 68) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -5841,7 +5867,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 69) as usize & 1) << 0 | ((occ >> 67) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 69) << 0 | bit_at(occ, 67) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -5947,7 +5973,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 70) as usize & 1) << 0 | ((occ >> 68) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 70) << 0 | bit_at(occ, 68) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6055,7 +6081,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 71) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 71) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -6095,7 +6121,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 72) as usize & 1) << 0 | ((occ >> 70) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 72) << 0 | bit_at(occ, 70) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6201,7 +6227,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 73) as usize & 1) << 0 | ((occ >> 71) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 73) << 0 | bit_at(occ, 71) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6309,7 +6335,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 74) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 74) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -6349,7 +6375,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 75) as usize & 1) << 0 | ((occ >> 73) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 75) << 0 | bit_at(occ, 73) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6455,7 +6481,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 76) as usize & 1) << 0 | ((occ >> 74) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 76) << 0 | bit_at(occ, 74) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6563,7 +6589,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 77) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 77) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -6603,7 +6629,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 78) as usize & 1) << 0 | ((occ >> 76) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 78) << 0 | bit_at(occ, 76) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6709,7 +6735,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 79) as usize & 1) << 0 | ((occ >> 77) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 79) << 0 | bit_at(occ, 77) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6817,7 +6843,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 80) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 80) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -6857,7 +6883,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 81) as usize & 1) << 0 | ((occ >> 79) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 81) << 0 | bit_at(occ, 79) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -6960,7 +6986,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 82) as usize & 1) << 0 | ((occ >> 80) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 82) << 0 | bit_at(occ, 80) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7064,7 +7090,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 83) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 83) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -7103,7 +7129,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 84) as usize & 1) << 0 | ((occ >> 82) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 84) << 0 | bit_at(occ, 82) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7190,7 +7216,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 85) as usize & 1) << 0 | ((occ >> 83) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 85) << 0 | bit_at(occ, 83) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7262,7 +7288,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 86) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 86) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -7294,7 +7320,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 87) as usize & 1) << 0 | ((occ >> 85) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 87) << 0 | bit_at(occ, 85) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7343,7 +7369,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 88) as usize & 1) << 0 | ((occ >> 86) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 88) << 0 | bit_at(occ, 86) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -7372,7 +7398,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 89) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 89) << 0;
         match ilsi {
             /// +x open
             0 => {}
@@ -7390,7 +7416,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 88) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 88) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -7408,7 +7434,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 89) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 89) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -7445,12 +7471,12 @@ impl ::runtime::Search for Solver {
         self.copies = COPIES;
         self.attempts = [0; 64];
         self.fits = [0; 64];
-        let mut occ: Word = 0;
+        let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {
             let image_info = &ctx.info.images[image as usize];
             let shape = image_info.shape as usize;
-            occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
             self.copies[shape] -= 1;
             if self.copies[shape] == 0 {
                 avail &= !(1u64 << shape);
@@ -7479,8 +7505,8 @@ impl ::runtime::Search for Solver {
 #[inline(always)]
 fn isolated(occ: Word) -> bool {
     let open = !occ & FULL;
-    let mut once: Word = 0;
-    let mut twice: Word = 0;
+    let mut once: Word = ZERO;
+    let mut twice: Word = ZERO;
     let x = (open << 3) & 0x0000_0000_03ff_ffff_ffff_ffff_ffff_fff8_u128;
     twice |= once & x;
     once |= x;
@@ -7499,7 +7525,7 @@ fn isolated(occ: Word) -> bool {
             | (single << 1) & 0x0000_0000_036d_b6db_6db6_db6d_b6db_6db6_u128
             | (single >> 3) & 0x0000_0000_007f_ffff_ffff_ffff_ffff_ffff_u128
             | (single >> 1) & 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128);
-    (open & !once) | paired != 0
+    (open & !once) | paired != ZERO
 }
 /// The open cells around each image: a region its placement closes off touches it.
 const HALO: &[Word] = &[
@@ -9473,8 +9499,8 @@ impl Solver {
     fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
         let open = !occ & FULL;
         let mut seeds = HALO[image as usize] & open;
-        while seeds != 0 {
-            let seed = seeds & seeds.wrapping_neg();
+        while seeds != ZERO {
+            let seed = lowest(seeds);
             let mut region = seed;
             let mut frontier = seed;
             let mut closed = false;
@@ -9485,7 +9511,7 @@ impl Solver {
                     | (frontier >> 3) & 0x0000_0000_007f_ffff_ffff_ffff_ffff_ffff_u128
                     | (frontier >> 1) & 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128)
                     & open & !region;
-                if frontier == 0 {
+                if frontier == ZERO {
                     closed = true;
                     break;
                 }
@@ -9519,7 +9545,7 @@ impl Solver {
                 sums = next;
             }
         }
-        (sums >> (balance + 64)) & 1 == 1
+        (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

@@ -9,6 +9,32 @@ pub fn main() {
 }
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u64;
+/// No cell filled.
+const ZERO: Word = 0;
+/// Only cell `c` filled.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit(c: usize) -> Word {
+    1 << c
+}
+/// Whether cell `c` is filled, as 0 or 1.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit_at(w: Word, c: u32) -> usize {
+    (w >> c) as usize & 1
+}
+/// `w` without its lowest filled cell.
+#[allow(dead_code)]
+#[inline(always)]
+fn clear_lowest(w: Word) -> Word {
+    w & (w - 1)
+}
+/// Only the lowest filled cell of `w`.
+#[allow(dead_code)]
+#[inline(always)]
+fn lowest(w: Word) -> Word {
+    w & w.wrapping_neg()
+}
 /// Pieces to place in every solution.
 const PIECES: usize = 12;
 /// Copies of each shape.
@@ -95,7 +121,7 @@ impl Solver {
                 let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
                 fits
-                    |= (available & ((occ & masks[k] == 0) as u64)
+                    |= (available & ((occ & masks[k] == ZERO) as u64)
                         & (!isolated(occ | masks[k]) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
@@ -222,7 +248,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 6) as usize & 1) << 0 | ((occ >> 1) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 6) << 0 | bit_at(occ, 1) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -315,7 +341,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 7) as usize & 1) << 0 | ((occ >> 2) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 7) << 0 | bit_at(occ, 2) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -430,7 +456,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 8) as usize & 1) << 0 | ((occ >> 3) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 8) << 0 | bit_at(occ, 3) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -552,7 +578,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 9) as usize & 1) << 0 | ((occ >> 4) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 9) << 0 | bit_at(occ, 4) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -664,7 +690,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 10) as usize & 1) << 0 | ((occ >> 5) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 10) << 0 | bit_at(occ, 5) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -756,7 +782,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 11) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 11) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -792,7 +818,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 12) as usize & 1) << 0 | ((occ >> 7) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 12) << 0 | bit_at(occ, 7) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -885,7 +911,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 13) as usize & 1) << 0 | ((occ >> 8) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 13) << 0 | bit_at(occ, 8) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1000,7 +1026,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 14) as usize & 1) << 0 | ((occ >> 9) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 14) << 0 | bit_at(occ, 9) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1122,7 +1148,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 15) as usize & 1) << 0 | ((occ >> 10) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 15) << 0 | bit_at(occ, 10) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1234,7 +1260,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 16) as usize & 1) << 0 | ((occ >> 11) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 16) << 0 | bit_at(occ, 11) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1326,7 +1352,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 17) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 17) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1362,7 +1388,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 18) as usize & 1) << 0 | ((occ >> 13) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 18) << 0 | bit_at(occ, 13) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1455,7 +1481,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 19) as usize & 1) << 0 | ((occ >> 14) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 19) << 0 | bit_at(occ, 14) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1570,7 +1596,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 20) as usize & 1) << 0 | ((occ >> 15) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 20) << 0 | bit_at(occ, 15) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1692,7 +1718,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 21) as usize & 1) << 0 | ((occ >> 16) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 21) << 0 | bit_at(occ, 16) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1804,7 +1830,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 22) as usize & 1) << 0 | ((occ >> 17) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 22) << 0 | bit_at(occ, 17) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -1896,7 +1922,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 23) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 23) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -1932,7 +1958,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 24) as usize & 1) << 0 | ((occ >> 19) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 24) << 0 | bit_at(occ, 19) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2025,7 +2051,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 25) as usize & 1) << 0 | ((occ >> 20) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 25) << 0 | bit_at(occ, 20) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2140,7 +2166,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 26) as usize & 1) << 0 | ((occ >> 21) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 26) << 0 | bit_at(occ, 21) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2262,7 +2288,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 27) as usize & 1) << 0 | ((occ >> 22) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 27) << 0 | bit_at(occ, 22) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2374,7 +2400,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 28) as usize & 1) << 0 | ((occ >> 23) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 28) << 0 | bit_at(occ, 23) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2466,7 +2492,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 29) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 29) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -2502,7 +2528,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 30) as usize & 1) << 0 | ((occ >> 25) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 30) << 0 | bit_at(occ, 25) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2595,7 +2621,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 31) as usize & 1) << 0 | ((occ >> 26) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 31) << 0 | bit_at(occ, 26) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2710,7 +2736,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 32) as usize & 1) << 0 | ((occ >> 27) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 32) << 0 | bit_at(occ, 27) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2832,7 +2858,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 33) as usize & 1) << 0 | ((occ >> 28) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 33) << 0 | bit_at(occ, 28) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2944,7 +2970,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 34) as usize & 1) << 0 | ((occ >> 29) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 34) << 0 | bit_at(occ, 29) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3036,7 +3062,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 35) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 35) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3072,7 +3098,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 36) as usize & 1) << 0 | ((occ >> 31) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 36) << 0 | bit_at(occ, 31) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3165,7 +3191,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 37) as usize & 1) << 0 | ((occ >> 32) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 37) << 0 | bit_at(occ, 32) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3280,7 +3306,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 38) as usize & 1) << 0 | ((occ >> 33) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 38) << 0 | bit_at(occ, 33) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3402,7 +3428,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 39) as usize & 1) << 0 | ((occ >> 34) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 39) << 0 | bit_at(occ, 34) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3514,7 +3540,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 40) as usize & 1) << 0 | ((occ >> 35) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 40) << 0 | bit_at(occ, 35) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3606,7 +3632,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 41) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 41) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -3642,7 +3668,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 42) as usize & 1) << 0 | ((occ >> 37) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 42) << 0 | bit_at(occ, 37) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3734,7 +3760,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 43) as usize & 1) << 0 | ((occ >> 38) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 43) << 0 | bit_at(occ, 38) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3847,7 +3873,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 44) as usize & 1) << 0 | ((occ >> 39) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 44) << 0 | bit_at(occ, 39) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -3967,7 +3993,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 45) as usize & 1) << 0 | ((occ >> 40) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 45) << 0 | bit_at(occ, 40) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4077,7 +4103,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 46) as usize & 1) << 0 | ((occ >> 41) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 46) << 0 | bit_at(occ, 41) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4168,7 +4194,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 47) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 47) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4202,7 +4228,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 48) as usize & 1) << 0 | ((occ >> 43) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 48) << 0 | bit_at(occ, 43) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4284,7 +4310,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 49) as usize & 1) << 0 | ((occ >> 44) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 49) << 0 | bit_at(occ, 44) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4380,7 +4406,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 50) as usize & 1) << 0 | ((occ >> 45) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 50) << 0 | bit_at(occ, 45) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4485,7 +4511,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 51) as usize & 1) << 0 | ((occ >> 46) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 51) << 0 | bit_at(occ, 46) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4581,7 +4607,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 52) as usize & 1) << 0 | ((occ >> 47) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 52) << 0 | bit_at(occ, 47) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4655,7 +4681,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 53) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 53) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4685,7 +4711,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 54) as usize & 1) << 0 | ((occ >> 49) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 54) << 0 | bit_at(occ, 49) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4744,7 +4770,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 55) as usize & 1) << 0 | ((occ >> 50) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 55) << 0 | bit_at(occ, 50) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4807,7 +4833,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 56) as usize & 1) << 0 | ((occ >> 51) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 56) << 0 | bit_at(occ, 51) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4870,7 +4896,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 57) as usize & 1) << 0 | ((occ >> 52) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 57) << 0 | bit_at(occ, 52) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4923,7 +4949,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 58) as usize & 1) << 0 | ((occ >> 53) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 58) << 0 | bit_at(occ, 53) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -4962,7 +4988,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 59) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 59) << 0;
         match ilsi {
             /// +x open
             0 => {
@@ -4987,7 +5013,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 55) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 55) << 0;
         match ilsi {
             /// +y open
             0 => {
@@ -5012,7 +5038,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 56) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 56) << 0;
         match ilsi {
             /// +y open
             0 => {
@@ -5037,7 +5063,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 57) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 57) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -5055,7 +5081,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 58) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 58) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -5073,7 +5099,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 59) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 59) << 0;
         match ilsi {
             /// +y open
             0 => {}
@@ -5110,12 +5136,12 @@ impl ::runtime::Search for Solver {
         self.copies = COPIES;
         self.attempts = [0; 64];
         self.fits = [0; 64];
-        let mut occ: Word = 0;
+        let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {
             let image_info = &ctx.info.images[image as usize];
             let shape = image_info.shape as usize;
-            occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
             self.copies[shape] -= 1;
             if self.copies[shape] == 0 {
                 avail &= !(1u64 << shape);
@@ -5144,8 +5170,8 @@ impl ::runtime::Search for Solver {
 #[inline(always)]
 fn isolated(occ: Word) -> bool {
     let open = !occ & FULL;
-    let mut once: Word = 0;
-    let mut twice: Word = 0;
+    let mut once: Word = ZERO;
+    let mut twice: Word = ZERO;
     let x = (open << 6) & 0x0fff_ffff_ffff_ffc0_u64;
     twice |= once & x;
     once |= x;
@@ -5164,7 +5190,7 @@ fn isolated(occ: Word) -> bool {
             | (single << 1) & 0x0fbe_fbef_befb_efbe_u64
             | (single >> 6) & 0x003f_ffff_ffff_ffff_u64
             | (single >> 1) & 0x07df_7df7_df7d_f7df_u64);
-    (open & !once) | paired != 0
+    (open & !once) | paired != ZERO
 }
 /// The open cells around each image: a region its placement closes off touches it.
 const HALO: &[Word] = &[
@@ -5882,8 +5908,8 @@ impl Solver {
     fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
         let open = !occ & FULL;
         let mut seeds = HALO[image as usize] & open;
-        while seeds != 0 {
-            let seed = seeds & seeds.wrapping_neg();
+        while seeds != ZERO {
+            let seed = lowest(seeds);
             let mut region = seed;
             let mut frontier = seed;
             let mut closed = false;
@@ -5892,7 +5918,7 @@ impl Solver {
                     | (frontier << 1) & 0x0fbe_fbef_befb_efbe_u64
                     | (frontier >> 6) & 0x003f_ffff_ffff_ffff_u64
                     | (frontier >> 1) & 0x07df_7df7_df7d_f7df_u64) & open & !region;
-                if frontier == 0 {
+                if frontier == ZERO {
                     closed = true;
                     break;
                 }
@@ -5926,7 +5952,7 @@ impl Solver {
                 sums = next;
             }
         }
-        (sums >> (balance + 64)) & 1 == 1
+        (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

@@ -9,6 +9,32 @@ pub fn main() {
 }
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u64;
+/// No cell filled.
+const ZERO: Word = 0;
+/// Only cell `c` filled.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit(c: usize) -> Word {
+    1 << c
+}
+/// Whether cell `c` is filled, as 0 or 1.
+#[allow(dead_code)]
+#[inline(always)]
+fn bit_at(w: Word, c: u32) -> usize {
+    (w >> c) as usize & 1
+}
+/// `w` without its lowest filled cell.
+#[allow(dead_code)]
+#[inline(always)]
+fn clear_lowest(w: Word) -> Word {
+    w & (w - 1)
+}
+/// Only the lowest filled cell of `w`.
+#[allow(dead_code)]
+#[inline(always)]
+fn lowest(w: Word) -> Word {
+    w & w.wrapping_neg()
+}
 /// Pieces to place in every solution.
 const PIECES: usize = 7;
 /// Copies of each shape.
@@ -95,7 +121,7 @@ impl Solver {
                 let available = (avail >> shapes[k]) & 1;
                 tried |= available << (k - base);
                 fits
-                    |= (available & ((occ & masks[k] == 0) as u64)
+                    |= (available & ((occ & masks[k] == ZERO) as u64)
                         & (!isolated(occ | masks[k]) as u64)) << (k - base);
             }
             self.attempts[left & 63] += tried.count_ones() as u64;
@@ -195,7 +221,7 @@ impl Solver {
         left: usize,
     ) {
         let open = !occ & FULL;
-        let (mut b0, mut b1, mut b2): (Word, Word, Word) = (0, 0, 0);
+        let (mut b0, mut b1, mut b2): (Word, Word, Word) = (ZERO, ZERO, ZERO);
         let x = (open << 1) & 0x0000_0000_06db_6db6_u64;
         let carry = b0 & x;
         b0 ^= x;
@@ -226,7 +252,7 @@ impl Solver {
         b0 ^= x;
         b2 |= b1 & carry;
         b1 ^= carry;
-        let mut candidates: Word = 0;
+        let mut candidates: Word = ZERO;
         for class in [
             open & !b2 & !b1 & !b0,
             open & !b2 & !b1 & b0,
@@ -236,16 +262,16 @@ impl Solver {
             open & b2 & !b1 & b0,
             open & b2 & b1 & !b0,
         ] {
-            if class != 0 {
+            if class != ZERO {
                 candidates = class;
                 break;
             }
         }
         let mut best_fits = u32::MAX;
         let mut best_set = 0;
-        while candidates != 0 {
+        while candidates != ZERO {
             let c = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
+            candidates = clear_lowest(candidates);
             let set = e_set(c, occ);
             let fits = count_fits(set, occ, avail);
             if fits < best_fits {
@@ -280,8 +306,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 1) as usize & 1) << 0 | ((occ >> 3) as usize & 1) << 1
-            | ((occ >> 9) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 1) << 0 | bit_at(occ, 3) << 1 | bit_at(occ, 9) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -501,8 +526,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 2) as usize & 1) << 0 | ((occ >> 4) as usize & 1) << 1
-            | ((occ >> 10) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 2) << 0 | bit_at(occ, 4) << 1 | bit_at(occ, 10) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -740,7 +764,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 5) as usize & 1) << 0 | ((occ >> 11) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 5) << 0 | bit_at(occ, 11) << 1;
         match ilsi {
             /// +y open, +z open
             0 => {
@@ -827,8 +851,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 4) as usize & 1) << 0 | ((occ >> 6) as usize & 1) << 1
-            | ((occ >> 12) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 4) << 0 | bit_at(occ, 6) << 1 | bit_at(occ, 12) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -1046,8 +1069,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 5) as usize & 1) << 0 | ((occ >> 7) as usize & 1) << 1
-            | ((occ >> 13) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 5) << 0 | bit_at(occ, 7) << 1 | bit_at(occ, 13) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -1287,7 +1309,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 8) as usize & 1) << 0 | ((occ >> 14) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 8) << 0 | bit_at(occ, 14) << 1;
         match ilsi {
             /// +y open, +z open
             0 => {
@@ -1373,7 +1395,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 7) as usize & 1) << 0 | ((occ >> 15) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 7) << 0 | bit_at(occ, 15) << 1;
         match ilsi {
             /// +x open, +z open
             0 => {
@@ -1449,7 +1471,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 8) as usize & 1) << 0 | ((occ >> 16) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 8) << 0 | bit_at(occ, 16) << 1;
         match ilsi {
             /// +x open, +z open
             0 => {
@@ -1530,7 +1552,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 17) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 17) << 0;
         match ilsi {
             /// +z open
             0 => {
@@ -1565,8 +1587,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 10) as usize & 1) << 0 | ((occ >> 12) as usize & 1) << 1
-            | ((occ >> 18) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 10) << 0 | bit_at(occ, 12) << 1 | bit_at(occ, 18) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -1758,8 +1779,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 11) as usize & 1) << 0 | ((occ >> 13) as usize & 1) << 1
-            | ((occ >> 19) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 11) << 0 | bit_at(occ, 13) << 1 | bit_at(occ, 19) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -1965,7 +1985,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 14) as usize & 1) << 0 | ((occ >> 20) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 14) << 0 | bit_at(occ, 20) << 1;
         match ilsi {
             /// +y open, +z open
             0 => {
@@ -2039,8 +2059,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 13) as usize & 1) << 0 | ((occ >> 15) as usize & 1) << 1
-            | ((occ >> 21) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 13) << 0 | bit_at(occ, 15) << 1 | bit_at(occ, 21) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -2224,8 +2243,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 14) as usize & 1) << 0 | ((occ >> 16) as usize & 1) << 1
-            | ((occ >> 22) as usize & 1) << 2;
+        let ilsi = bit_at(occ, 14) << 0 | bit_at(occ, 16) << 1 | bit_at(occ, 22) << 2;
         match ilsi {
             /// +x open, +y open, +z open
             0 => {
@@ -2424,7 +2442,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 17) as usize & 1) << 0 | ((occ >> 23) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 17) << 0 | bit_at(occ, 23) << 1;
         match ilsi {
             /// +y open, +z open
             0 => {
@@ -2495,7 +2513,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 16) as usize & 1) << 0 | ((occ >> 24) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 16) << 0 | bit_at(occ, 24) << 1;
         match ilsi {
             /// +x open, +z open
             0 => {
@@ -2559,7 +2577,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 17) as usize & 1) << 0 | ((occ >> 25) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 17) << 0 | bit_at(occ, 25) << 1;
         match ilsi {
             /// +x open, +z open
             0 => {
@@ -2621,7 +2639,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 26) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 26) << 0;
         match ilsi {
             /// +z open
             0 => {
@@ -2651,7 +2669,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 19) as usize & 1) << 0 | ((occ >> 21) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 19) << 0 | bit_at(occ, 21) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2712,7 +2730,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 20) as usize & 1) << 0 | ((occ >> 22) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 20) << 0 | bit_at(occ, 22) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2771,7 +2789,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 23) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 23) << 0;
         match ilsi {
             /// +y open
             0 => {
@@ -2800,7 +2818,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 22) as usize & 1) << 0 | ((occ >> 24) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 22) << 0 | bit_at(occ, 24) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2851,7 +2869,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 23) as usize & 1) << 0 | ((occ >> 25) as usize & 1) << 1;
+        let ilsi = bit_at(occ, 23) << 0 | bit_at(occ, 25) << 1;
         match ilsi {
             /// +x open, +y open
             0 => {
@@ -2901,7 +2919,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 26) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 26) << 0;
         match ilsi {
             /// +y open
             0 => {
@@ -2926,7 +2944,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 25) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 25) << 0;
         match ilsi {
             /// +x open
             0 => {}
@@ -2944,7 +2962,7 @@ impl Solver {
         avail: u64,
         left: usize,
     ) {
-        let ilsi = ((occ >> 26) as usize & 1) << 0;
+        let ilsi = bit_at(occ, 26) << 0;
         match ilsi {
             /// +x open
             0 => {}
@@ -2981,12 +2999,12 @@ impl ::runtime::Search for Solver {
         self.copies = COPIES;
         self.attempts = [0; 64];
         self.fits = [0; 64];
-        let mut occ: Word = 0;
+        let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {
             let image_info = &ctx.info.images[image as usize];
             let shape = image_info.shape as usize;
-            occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
             self.copies[shape] -= 1;
             if self.copies[shape] == 0 {
                 avail &= !(1u64 << shape);
@@ -7661,7 +7679,7 @@ const E_SHAPES: &[u8] = &[
 fn e_set(c: usize, occ: Word) -> usize {
     let mut ilsi = 0;
     for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
-        ilsi |= ((occ >> n) as usize & 1) << k;
+        ilsi |= bit_at(occ, n as u32) << k;
     }
     E_SET_BASE[c] as usize + ilsi
 }
@@ -7673,7 +7691,9 @@ fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
     E_MASKS[start..end]
         .iter()
         .zip(&E_SHAPES[start..end])
-        .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == 0) as u32)
+        .map(|(&mask, &shape)| {
+            ((avail >> shape) & 1) as u32 & (occ & mask == ZERO) as u32
+        })
         .sum()
 }
 /// Whether some open cell has no open neighbour: it can never be filled.
@@ -7686,7 +7706,7 @@ fn isolated(occ: Word) -> bool {
         | (open >> 1) & 0x0000_0000_036d_b6db_u64
         | (open >> 3) & 0x0000_0000_00fc_7e3f_u64
         | (open >> 9) & 0x0000_0000_0003_ffff_u64;
-    open & !reachable != 0
+    open & !reachable != ZERO
 }
 /// The open cells around each image: a region its placement closes off touches it.
 const HALO: &[Word] = &[
@@ -7937,8 +7957,8 @@ impl Solver {
     fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
         let open = !occ & FULL;
         let mut seeds = HALO[image as usize] & open;
-        while seeds != 0 {
-            let seed = seeds & seeds.wrapping_neg();
+        while seeds != ZERO {
+            let seed = lowest(seeds);
             let mut region = seed;
             let mut frontier = seed;
             let mut closed = false;
@@ -7949,7 +7969,7 @@ impl Solver {
                     | (frontier >> 1) & 0x0000_0000_036d_b6db_u64
                     | (frontier >> 3) & 0x0000_0000_00fc_7e3f_u64
                     | (frontier >> 9) & 0x0000_0000_0003_ffff_u64) & open & !region;
-                if frontier == 0 {
+                if frontier == ZERO {
                     closed = true;
                     break;
                 }
@@ -7967,7 +7987,7 @@ impl Solver {
                             sums |= sums << SIZES[s];
                         }
                     }
-                    size < 128 && (sums >> size) & 1 == 1
+                    size >= 128 || (sums >> size) & 1 == 1
                 }) {
                     return false;
                 }
@@ -7994,7 +8014,7 @@ impl Solver {
                 sums = next;
             }
         }
-        (sums >> (balance + 64)) & 1 == 1
+        (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

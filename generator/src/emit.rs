@@ -6,21 +6,36 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use runtime::{FirstInfo, PuzzleInfo, Slot, SymmetryInfo};
 
-use crate::lower::{CellPlan, Ir, Word};
+use crate::lower::{CellPlan, Ir, Mask, Word};
 
-/// A mask as a hexadecimal literal with its digits grouped by four, so that a reader can
-/// find a cell's bit.
-fn word_literal(word: Word, value: u128) -> Literal {
-    let digits = word.bits() / 4;
+/// A 64- or 128-bit value as a hexadecimal literal with its digits grouped by four, so
+/// that a reader can find a cell's bit.
+fn hex_literal(bits: usize, value: u128) -> Literal {
+    let digits = bits / 4;
     let hex = format!("{value:0digits$x}");
     let grouped: Vec<&str> = (0..digits).step_by(4).map(|i| &hex[i..i + 4]).collect();
-    let suffix = match word {
-        Word::U64 => "u64",
-        Word::U128 => "u128",
-    };
-    format!("0x{}_{suffix}", grouped.join("_"))
+    format!("0x{}_u{bits}", grouped.join("_"))
         .parse()
         .expect("a valid literal")
+}
+
+/// A mask as a constant of the solver's word type: a hexadecimal literal, or for wide
+/// words the limbs, least significant first.
+fn word_literal(word: Word, value: Mask) -> TokenStream {
+    match word {
+        Word::U64 => {
+            let l = hex_literal(64, value.low_u128() as u64 as u128);
+            quote! { #l }
+        }
+        Word::U128 => {
+            let l = hex_literal(128, value.low_u128());
+            quote! { #l }
+        }
+        Word::Wide(n) => {
+            let limbs = value.0[..n].iter().map(|&l| hex_literal(64, l as u128));
+            quote! { ::runtime::word::Wide([#(#limbs),*]) }
+        }
+    }
 }
 
 /// The cells of `from` whose neighbour along `shift` is in the set `bits` (an expression).
@@ -198,7 +213,7 @@ fn cell_fn_tokens(ir: &Ir, plan: &CellPlan) -> TokenStream {
     let ilsi_terms = plan.open_neighbours.iter().enumerate().map(|(k, n)| {
         let shift = Literal::u32_unsuffixed(n.cell as u32);
         let k = Literal::u32_unsuffixed(k as u32);
-        quote! { ((occ >> #shift) as usize & 1) << #k }
+        quote! { bit_at(occ, #shift) << #k }
     });
     let body = if plan.open_neighbours.is_empty() {
         set_tokens(ir, plan, 0)
@@ -262,7 +277,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         }
     };
     let neighbour_masks = e.neighbours.iter().map(|n| {
-        let m = n.iter().fold(0u128, |m, &c| m | 1u128 << c);
+        let m = n.iter().fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize));
         word_literal(ir.word, m)
     });
     // Without shifts, the open neighbours are counted cell by cell from masks.
@@ -282,9 +297,19 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         .entries
         .iter()
         .map(|&i| Literal::u8_unsuffixed(ir.image_shapes[i as usize] as u8));
-    let entry_masks = e.entries.iter().map(|&i| match ir.word {
-        Word::U64 => Literal::u64_unsuffixed(ir.masks[i as usize] as u64),
-        Word::U128 => Literal::u128_unsuffixed(ir.masks[i as usize]),
+    let entry_masks = e.entries.iter().map(|&i| {
+        let m = ir.masks[i as usize];
+        match ir.word {
+            Word::U64 => {
+                let l = Literal::u64_unsuffixed(m.low_u128() as u64);
+                quote! { #l }
+            }
+            Word::U128 => {
+                let l = Literal::u128_unsuffixed(m.low_u128());
+                quote! { #l }
+            }
+            Word::Wide(_) => word_literal(ir.word, m),
+        }
     });
     let fewest_neighbours = match &ir.shifts {
         Some(shifts) => {
@@ -316,11 +341,11 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                 quote! { open & #t2 & #t1 & #t0 }
             });
             quote! {
-                let (mut b0, mut b1, mut b2): (Word, Word, Word) = (0, 0, 0);
+                let (mut b0, mut b1, mut b2): (Word, Word, Word) = (ZERO, ZERO, ZERO);
                 #(#adds)*
-                let mut candidates: Word = 0;
+                let mut candidates: Word = ZERO;
                 for class in [#(#classes),*] {
-                    if class != 0 {
+                    if class != ZERO {
                         candidates = class;
                         break;
                     }
@@ -329,18 +354,18 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         }
         None => quote! {
             let mut fewest = u32::MAX;
-            let mut candidates: Word = 0;
+            let mut candidates: Word = ZERO;
             let mut rest = open;
-            while rest != 0 {
+            while rest != ZERO {
                 let c = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+                rest = clear_lowest(rest);
                 let n = (NEIGHBOUR_MASKS[c] & open).count_ones();
                 if n < fewest {
                     fewest = n;
-                    candidates = 0;
+                    candidates = ZERO;
                 }
                 if n == fewest {
-                    candidates |= (1 as Word) << c;
+                    candidates |= bit(c);
                 }
             }
         },
@@ -355,9 +380,9 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             #fewest_neighbours
             let mut best_fits = u32::MAX;
             let mut best_set = 0;
-            while candidates != 0 {
+            while candidates != ZERO {
                 let c = candidates.trailing_zeros() as usize;
-                candidates &= candidates - 1;
+                candidates = clear_lowest(candidates);
                 let set = e_set(c, occ);
                 let fits = count_fits(set, occ, avail);
                 if fits < best_fits {
@@ -398,7 +423,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         fn e_set(c: usize, occ: Word) -> usize {
             let mut ilsi = 0;
             for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
-                ilsi |= ((occ >> n) as usize & 1) << k;
+                ilsi |= bit_at(occ, n as u32) << k;
             }
             E_SET_BASE[c] as usize + ilsi
         }
@@ -411,7 +436,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             E_MASKS[start..end]
                 .iter()
                 .zip(&E_SHAPES[start..end])
-                .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == 0) as u32)
+                .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == ZERO) as u32)
                 .sum()
         }
     };
@@ -424,8 +449,8 @@ fn pruning_tokens(ir: &Ir) -> TokenStream {
     let word = ir.word;
     let halo = ir.masks.iter().map(|&m| {
         let around = (0..ir.cells)
-            .filter(|&c| m >> c & 1 == 1)
-            .fold(0u128, |h, c| h | ir.neighbour_masks[c]);
+            .filter(|&c| m.bit_at(c as u32) == 1)
+            .fold(Mask::ZERO, |h, c| h | ir.neighbour_masks[c]);
         word_literal(word, around & !m)
     });
     // Growing a region by one step: by shifts of the word where the numbering allows,
@@ -438,16 +463,16 @@ fn pruning_tokens(ir: &Ir) -> TokenStream {
             (quote! { #(#terms)|* }, quote! {})
         }
         // A single cell: no neighbours.
-        Some(_) => (quote! { (0 as Word) }, quote! {}),
+        Some(_) => (quote! { ZERO }, quote! {}),
         None => {
             let masks = ir.neighbour_masks.iter().map(|&m| word_literal(word, m));
             (
                 quote! {{
-                    let mut around: Word = 0;
+                    let mut around: Word = ZERO;
                     let mut f = frontier;
-                    while f != 0 {
+                    while f != ZERO {
                         around |= NEIGHBOURS[f.trailing_zeros() as usize];
-                        f &= f - 1;
+                        f = clear_lowest(f);
                     }
                     around
                 }},
@@ -479,7 +504,8 @@ fn pruning_tokens(ir: &Ir) -> TokenStream {
                         sums |= sums << SIZES[s];
                     }
                 }
-                size < 128 && (sums >> size) & 1 == 1
+                // A region of 128 cells or more is not judged.
+            size >= 128 || (sums >> size) & 1 == 1
             }},
             quote! {
                 /// The size of each shape.
@@ -518,7 +544,7 @@ fn pruning_tokens(ir: &Ir) -> TokenStream {
                     sums = next;
                 }
             }
-            (sums >> (balance + 64)) & 1 == 1
+            (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
         }
     } else {
         quote! {
@@ -548,14 +574,14 @@ fn pruning_tokens(ir: &Ir) -> TokenStream {
             fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
                 let open = !occ & FULL;
                 let mut seeds = HALO[image as usize] & open;
-                while seeds != 0 {
-                    let seed = seeds & seeds.wrapping_neg();
+                while seeds != ZERO {
+                    let seed = lowest(seeds);
                     let mut region = seed;
                     let mut frontier = seed;
                     let mut closed = false;
                     for _ in 0..VOLUME_STEPS {
                         frontier = (#grow) & open & !region;
-                        if frontier == 0 {
+                        if frontier == ZERO {
                             closed = true;
                             break;
                         }
@@ -588,6 +614,69 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     let word_type = match ir.word {
         Word::U64 => quote! { u64 },
         Word::U128 => quote! { u128 },
+        Word::Wide(n) => {
+            let n = Literal::usize_unsuffixed(n);
+            quote! { ::runtime::word::Wide<#n> }
+        }
+    };
+    // The few operations whose spelling differs between primitive and wide words.
+    let word_ops = match ir.word {
+        Word::U64 | Word::U128 => quote! {
+            /// No cell filled.
+            const ZERO: Word = 0;
+            /// Only cell `c` filled.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn bit(c: usize) -> Word {
+                1 << c
+            }
+            /// Whether cell `c` is filled, as 0 or 1.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn bit_at(w: Word, c: u32) -> usize {
+                (w >> c) as usize & 1
+            }
+            /// `w` without its lowest filled cell.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn clear_lowest(w: Word) -> Word {
+                w & (w - 1)
+            }
+            /// Only the lowest filled cell of `w`.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn lowest(w: Word) -> Word {
+                w & w.wrapping_neg()
+            }
+        },
+        Word::Wide(_) => quote! {
+            /// No cell filled.
+            const ZERO: Word = Word::ZERO;
+            /// Only cell `c` filled.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn bit(c: usize) -> Word {
+                Word::bit(c)
+            }
+            /// Whether cell `c` is filled, as 0 or 1.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn bit_at(w: Word, c: u32) -> usize {
+                w.bit_at(c)
+            }
+            /// `w` without its lowest filled cell.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn clear_lowest(w: Word) -> Word {
+                w.clear_lowest()
+            }
+            /// Only the lowest filled cell of `w`.
+            #[allow(dead_code)]
+            #[inline(always)]
+            fn lowest(w: Word) -> Word {
+                w.lowest()
+            }
+        },
     };
     let all_shapes = Literal::u64_suffixed(if ir.shape_counts.len() == 64 {
         u64::MAX
@@ -604,14 +693,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         quote! { #c => self.#f(ctx, occ, avail, left), }
     });
     let cell_fns = ir.plans.iter().map(|p| cell_fn_tokens(ir, p));
-    let full = word_literal(
-        ir.word,
-        if ir.cells == 128 {
-            u128::MAX
-        } else {
-            (1u128 << ir.cells) - 1
-        },
-    );
+    let full = word_literal(ir.word, Mask::low_bits(ir.cells));
     let isolation_check = match &ir.shifts {
         Some(shifts) if ir.isolation_check => {
             let terms = shifts
@@ -639,12 +721,12 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     #[inline(always)]
                     fn isolated(occ: Word) -> bool {
                         let open = !occ & FULL;
-                        let mut once: Word = 0;
-                        let mut twice: Word = 0;
+                        let mut once: Word = ZERO;
+                        let mut twice: Word = ZERO;
                         #(#adds)*
                         let single = open & once & !twice;
                         let paired = single & (#(#pairs)|*);
-                        (open & !once) | paired != 0
+                        (open & !once) | paired != ZERO
                     }
                 }
             } else {
@@ -654,7 +736,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     fn isolated(occ: Word) -> bool {
                         let open = !occ & FULL;
                         let reachable = #(#terms)|*;
-                        open & !reachable != 0
+                        open & !reachable != ZERO
                     }
                 }
             }
@@ -696,11 +778,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     // 30x3, 92.6 -> 27.6 ms; in 18x5, a 40th of the search 8.5 -> 3.0 s.
     let (fit_test, late_isolation) = match ir.word {
         Word::U64 => (
-            quote! { fits |= (available & ((occ & masks[k] == 0) as u64) & (!isolated(occ | masks[k]) as u64)) << (k - base); },
+            quote! { fits |= (available & ((occ & masks[k] == ZERO) as u64) & (!isolated(occ | masks[k]) as u64)) << (k - base); },
             quote! {},
         ),
-        Word::U128 => (
-            quote! { fits |= (available & ((occ & masks[k] == 0) as u64)) << (k - base); },
+        Word::U128 | Word::Wide(_) => (
+            quote! { fits |= (available & ((occ & masks[k] == ZERO) as u64)) << (k - base); },
             quote! {
                 if isolated(occ | masks[k]) {
                     continue;
@@ -722,6 +804,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
         /// The occupancy word: bit `c` is set when cell `c` is filled.
         type Word = #word_type;
+        #word_ops
 
         /// Pieces to place in every solution.
         const PIECES: usize = #pieces;
@@ -871,12 +954,12 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 self.copies = COPIES;
                 self.attempts = [0; 64];
                 self.fits = [0; 64];
-                let mut occ: Word = 0;
+                let mut occ: Word = ZERO;
                 let mut avail = ALL_SHAPES;
                 for (k, &image) in prefix.iter().enumerate() {
                     let image_info = &ctx.info.images[image as usize];
                     let shape = image_info.shape as usize;
-                    occ |= image_info.cells.iter().fold(0 as Word, |m, &c| m | (1 as Word) << c);
+                    occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
                     self.copies[shape] -= 1;
                     if self.copies[shape] == 0 {
                         avail &= !(1u64 << shape);

@@ -13,11 +13,16 @@
 use crate::geometry::Coord;
 use crate::model::Puzzle;
 
+/// A set of cells: the generator's masks, for boxes of up to 512 open cells.
+pub type Mask = runtime::word::Wide<8>;
+
 /// The occupancy word of a generated solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Word {
     U64,
     U128,
+    /// `runtime::word::Wide` with this many 64-bit limbs.
+    Wide(usize),
 }
 
 impl Word {
@@ -25,6 +30,7 @@ impl Word {
         match self {
             Word::U64 => 64,
             Word::U128 => 128,
+            Word::Wide(limbs) => 64 * limbs,
         }
     }
 }
@@ -75,7 +81,7 @@ pub struct Ir {
     /// Copies of each shape.
     pub shape_counts: Vec<usize>,
     /// The occupancy mask of every image.
-    pub masks: Vec<u128>,
+    pub masks: Vec<Mask>,
     /// The shape of every image.
     pub image_shapes: Vec<usize>,
     /// The size of the smallest piece.
@@ -92,11 +98,11 @@ pub struct Ir {
     /// target is chosen by the E heuristic, then by F.
     pub e_stage: Option<EStage>,
     /// Each cell's neighbours, as a mask (for the volume backtrack's flood fill).
-    pub neighbour_masks: Vec<u128>,
+    pub neighbour_masks: Vec<Mask>,
     /// The size of each shape.
     pub shape_sizes: Vec<usize>,
     /// The cells of one colour of the checkerboard (x + y + z even).
-    pub black: u128,
+    pub black: Mask,
     /// For each shape, the distinct colour balances (black cells minus white cells) of
     /// its images, ascending.
     pub shape_balances: Vec<Vec<i32>>,
@@ -126,7 +132,7 @@ pub struct EStage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shift {
     pub by: i32,
-    pub from: u128,
+    pub from: Mask,
 }
 
 /// Why a puzzle cannot be generated (yet).
@@ -151,9 +157,12 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
     let word = match cells {
         0..=64 => Word::U64,
         65..=128 => Word::U128,
+        // Wider boxes use several 64-bit limbs, up to the generator's own masks.
+        129..=Mask::BITS => Word::Wide(cells.div_ceil(64)),
         _ => {
             return Err(Unsupported(format!(
-                "the puzzle has {cells} open cells; generated solvers handle at most 128 for now (use `fila solve`)"
+                "the puzzle has {cells} open cells; generated solvers handle at most {} (use `fila solve`)",
+                Mask::BITS
             )))
         }
     };
@@ -175,10 +184,14 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
             puzzle.shapes.len()
         )));
     }
-    let masks: Vec<u128> = puzzle
+    let masks: Vec<Mask> = puzzle
         .images
         .iter()
-        .map(|im| im.cells.iter().fold(0u128, |m, &c| m | 1u128 << c))
+        .map(|im| {
+            im.cells
+                .iter()
+                .fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize))
+        })
         .collect();
     let dims = puzzle.dims;
     let cell_of = |c: Coord| -> Option<u16> {
@@ -209,14 +222,14 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
             .collect();
         let mut sets = Vec::with_capacity(1 << open_neighbours.len());
         for ilsi in 0..1usize << open_neighbours.len() {
-            let occupied: u128 = open_neighbours
+            let occupied: Mask = open_neighbours
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| ilsi >> k & 1 == 1)
-                .fold(0, |m, (_, n)| m | 1u128 << n.cell);
+                .fold(Mask::ZERO, |m, (_, n)| m | Mask::bit(n.cell as usize));
             let mut lists: Vec<ShapeList> = Vec::new();
             for &i in &by_first[c] {
-                if masks[i] & occupied != 0 {
+                if masks[i] & occupied != Mask::ZERO {
                     continue;
                 }
                 let shape = puzzle.images[i].shape;
@@ -242,14 +255,14 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
     let isolation_check = shifts.is_some() && puzzle.shapes.iter().all(|s| s.size > 1);
     let e_stage =
         (f_from < puzzle.mobile_pieces()).then(|| e_stage(puzzle, &cell_of, &masks, f_from));
-    let neighbour_masks: Vec<u128> = puzzle
+    let neighbour_masks: Vec<Mask> = puzzle
         .cells
         .iter()
         .map(|&coord| {
             DIRECTIONS
                 .iter()
                 .filter_map(|&(d, _)| cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]))
-                .fold(0u128, |m, n| m | 1u128 << n)
+                .fold(Mask::ZERO, |m, n| m | Mask::bit(n as usize))
         })
         .collect();
     let black = puzzle
@@ -257,7 +270,7 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
         .iter()
         .enumerate()
         .filter(|(_, c)| (c[0] + c[1] + c[2]).rem_euclid(2) == 0)
-        .fold(0u128, |m, (k, _)| m | 1u128 << k);
+        .fold(Mask::ZERO, |m, (k, _)| m | Mask::bit(k));
     let mut shape_balances: Vec<Vec<i32>> = vec![Vec::new(); puzzle.shapes.len()];
     for (i, im) in puzzle.images.iter().enumerate() {
         let b = (masks[i] & black).count_ones() as i32;
@@ -289,7 +302,7 @@ fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
     let mut shifts = Vec::new();
     for &(d, _) in &DIRECTIONS {
         let mut by = None;
-        let mut from = 0u128;
+        let mut from = Mask::ZERO;
         for (c, &coord) in puzzle.cells.iter().enumerate() {
             let Some(n) = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]) else {
                 continue;
@@ -298,7 +311,7 @@ fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
             if *by.get_or_insert(delta) != delta {
                 return None;
             }
-            from |= 1u128 << c;
+            from |= Mask::bit(c);
         }
         if let Some(by) = by {
             shifts.push(Shift { by, from });
@@ -310,7 +323,7 @@ fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
 fn e_stage(
     puzzle: &Puzzle,
     cell_of: &dyn Fn(Coord) -> Option<u16>,
-    masks: &[u128],
+    masks: &[Mask],
     f_from: usize,
 ) -> EStage {
     let cells = puzzle.cells.len();
@@ -343,15 +356,15 @@ fn e_stage(
     let mut entries = Vec::new();
     for c in 0..cells {
         for ilsi in 0..1usize << neighbours[c].len() {
-            let occupied: u128 = neighbours[c]
+            let occupied: Mask = neighbours[c]
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| ilsi >> k & 1 == 1)
-                .fold(0, |m, (_, &n)| m | 1u128 << n);
+                .fold(Mask::ZERO, |m, (_, &n)| m | Mask::bit(n as usize));
             index.push(entries.len() as u32);
             for s in 0..shapes {
                 for &i in &covering[c] {
-                    if puzzle.images[i].shape == s && masks[i] & occupied == 0 {
+                    if puzzle.images[i].shape == s && masks[i] & occupied == Mask::ZERO {
                         entries.push(i as u16);
                     }
                 }

@@ -11,6 +11,7 @@ pub mod output;
 pub mod progress;
 pub mod split;
 pub mod symmetry;
+pub mod word;
 
 pub use driver::{run, Context, Search, Summary, UsageError};
 pub use info::{
