@@ -123,13 +123,20 @@ fn solve(options: &Options, files: &[String]) -> i32 {
         };
         match generator::load(&name, &text) {
             Ok(puzzles) => {
-                for puzzle in puzzles {
+                let volume_filter = options.volume_filter == Some(true);
+                for mut puzzle in puzzles {
+                    if volume_filter {
+                        puzzle.volume_filter();
+                    }
                     match generator::info::puzzle_info(
                         &puzzle,
                         &redundancy,
                         "generic engine: dancing links",
                     ) {
-                        Ok(info) => infos.push(info),
+                        Ok(mut info) => {
+                            info.pruning.volume_filter = volume_filter;
+                            infos.push(info)
+                        }
                         Err(why) => {
                             eprintln!("{name}: error: {}", why.0);
                             failed = true;

@@ -123,19 +123,21 @@ impl Default for Config {
 /// Generates the solver for the one puzzle in `text`, read from `path` (as the user
 /// names it, for diagnostics and the stamp). Returns the whole file, stamp included.
 pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<Diagnostic>> {
-    let puzzles = load(path, text)?;
-    let [puzzle] = &puzzles[..] else {
+    let mut puzzles = load(path, text)?;
+    let count = puzzles.len();
+    let [puzzle] = &mut puzzles[..] else {
         return Err(vec![Diagnostic::new(
             path,
             1,
             1,
-            format!(
-                "a generated solver is for one puzzle, and this file holds {}",
-                puzzles.len()
-            ),
+            format!("a generated solver is for one puzzle, and this file holds {count}"),
         )]);
     };
     let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
+    // The volume filter shapes the images: before anything is made from them.
+    if config.pruning.volume_filter {
+        puzzle.volume_filter();
+    }
     let mut info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
         .map_err(|e| at_d(e.0))?;
     info.pruning = config.pruning;

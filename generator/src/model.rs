@@ -312,6 +312,119 @@ impl Puzzle {
         c[0] as usize + self.dims[0] * (c[1] as usize + self.dims[1] * c[2] as usize)
     }
 
+    /// Each open cell's face neighbours among the open cells.
+    pub fn neighbours(&self) -> Vec<Vec<Cell>> {
+        const STEPS: [Coord; 6] = [
+            [1, 0, 0],
+            [-1, 0, 0],
+            [0, 1, 0],
+            [0, -1, 0],
+            [0, 0, 1],
+            [0, 0, -1],
+        ];
+        let inside = |c: Coord| (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < self.dims[i]);
+        self.cells
+            .iter()
+            .map(|&c| {
+                STEPS
+                    .iter()
+                    .map(|d| [c[0] + d[0], c[1] + d[1], c[2] + d[2]])
+                    .filter(|&n| inside(n))
+                    .filter_map(|n| self.cell_at[self.grid(n)])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// polycube's volume filter (`-V`), applied once before any search: drops every image
+    /// whose placement cuts off an open region (a connected set of the cells left open by
+    /// the stationary pieces and the image) whose size no combination of the other mobile
+    /// pieces (all of them but one copy of the image's shape) makes. Returns the number of
+    /// images dropped.
+    ///
+    /// A symmetry of the box maps the regions around an image onto those around its image
+    /// and a shape onto one of the same size and count, so it maps dropped images to
+    /// dropped images: the group and the first stage stay valid.
+    pub fn volume_filter(&mut self) -> usize {
+        let neighbours = self.neighbours();
+        let total: usize = self.shapes.iter().map(|s| s.size * s.count()).sum();
+        // For each shape: which sizes the other pieces make.
+        let makes: Vec<Vec<bool>> = (0..self.shapes.len())
+            .map(|skip| {
+                let mut sums = vec![false; total + 1];
+                sums[0] = true;
+                for (s, shape) in self.shapes.iter().enumerate() {
+                    let copies = shape.count() - usize::from(s == skip);
+                    for _ in 0..copies {
+                        for v in (shape.size..=total).rev() {
+                            sums[v] |= sums[v - shape.size];
+                        }
+                    }
+                }
+                sums
+            })
+            .collect();
+        let mut open = vec![true; self.cells.len()];
+        let mut stack: Vec<Cell> = Vec::new();
+        let keep: Vec<bool> = self
+            .images
+            .iter()
+            .map(|image| {
+                open.iter_mut().for_each(|o| *o = true);
+                for &c in &image.cells {
+                    open[c as usize] = false;
+                }
+                let mut fits = true;
+                for start in 0..open.len() {
+                    if !open[start] {
+                        continue;
+                    }
+                    // Flood-fill the region of `start`, closing its cells as it goes.
+                    open[start] = false;
+                    stack.push(start as Cell);
+                    let mut size = 0;
+                    while let Some(c) = stack.pop() {
+                        size += 1;
+                        for &n in &neighbours[c as usize] {
+                            if open[n as usize] {
+                                open[n as usize] = false;
+                                stack.push(n);
+                            }
+                        }
+                    }
+                    if !makes[image.shape].get(size).copied().unwrap_or(false) {
+                        fits = false;
+                        break;
+                    }
+                }
+                fits
+            })
+            .collect();
+        let before = self.images.len();
+        let mut k = 0;
+        self.images.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+        // The images stay grouped by shape, in the same order.
+        let mut start = 0;
+        for (s, range) in self.shape_images.iter_mut().enumerate() {
+            let len = self.images[start..]
+                .iter()
+                .take_while(|im| im.shape == s)
+                .count();
+            *range = start..start + len;
+            start += len;
+        }
+        self.image_index = self
+            .images
+            .iter()
+            .enumerate()
+            .map(|(i, im)| (im.cells.clone(), i))
+            .collect();
+        before - self.images.len()
+    }
+
     /// The image of `shape` covering exactly `cells` (sorted), if there is one.
     pub fn find_image(&self, shape: usize, cells: &[Cell]) -> Option<usize> {
         self.image_index
@@ -563,5 +676,204 @@ impl Puzzle {
             }
         }
         best.map(|(p, _, _)| p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(text: &str) -> Puzzle {
+        crate::load("test.txt", text).unwrap().remove(0)
+    }
+
+    /// Every image of `shape` as coordinate sets, sorted.
+    fn placements(p: &Puzzle, shape: usize) -> Vec<Vec<Coord>> {
+        let mut out: Vec<Vec<Coord>> = p.shape_images[shape]
+            .clone()
+            .map(|i| {
+                let mut c: Vec<Coord> = p.images[i]
+                    .cells
+                    .iter()
+                    .map(|&c| p.cells[c as usize])
+                    .collect();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The model after the filter is whole: images grouped by shape in their ranges, and
+    /// each found again by its cells.
+    fn check_consistent(p: &Puzzle) {
+        let mut next = 0;
+        for (s, range) in p.shape_images.iter().enumerate() {
+            assert_eq!(range.start, next);
+            next = range.end;
+            for i in range.clone() {
+                assert_eq!(p.images[i].shape, s);
+                assert_eq!(p.find_image(s, &p.images[i].cells), Some(i));
+            }
+        }
+        assert_eq!(next, p.images.len());
+        assert_eq!(p.image_index.len(), p.images.len());
+    }
+
+    #[test]
+    fn an_l_that_cuts_off_a_corner_is_dropped() {
+        // Three trominoes in a 3x3 box: an L covering the three cells around a corner
+        // leaves that corner alone, and no tromino fills one cell. Nothing else cuts off
+        // a region that is not a multiple of 3 (a straight tromino in the middle column
+        // leaves two columns of 3).
+        let mut p = puzzle(
+            "D:xDim=3:yDim=3:zDim=1\n\
+             C:name=L:layout=0 0 0, 1 0 0, 0 1 0\n\
+             C:name=I:layout=0 0 0, 1 0 0, 2 0 0\n\
+             C:name=J:layout=0 0 0, 1 0 0, 2 0 0\n\
+             ~D\n",
+        );
+        let before_l = placements(&p, 0);
+        let before_i = placements(&p, 1);
+        assert_eq!((before_l.len(), before_i.len()), (16, 6));
+        assert_eq!(p.volume_filter(), 4);
+        check_consistent(&p);
+        let cutting: Vec<Vec<Coord>> = vec![
+            vec![[0, 1, 0], [1, 0, 0], [1, 1, 0]],
+            vec![[0, 1, 0], [1, 1, 0], [1, 2, 0]],
+            vec![[1, 0, 0], [1, 1, 0], [2, 1, 0]],
+            vec![[1, 1, 0], [1, 2, 0], [2, 1, 0]],
+        ];
+        let expected: Vec<Vec<Coord>> = before_l
+            .into_iter()
+            .filter(|c| !cutting.contains(c))
+            .collect();
+        assert_eq!(placements(&p, 0), expected);
+        assert_eq!(placements(&p, 1), before_i);
+        // Filtering again drops nothing more.
+        assert_eq!(p.volume_filter(), 0);
+    }
+
+    #[test]
+    fn the_image_own_copy_does_not_count() {
+        // A monomino and a domino in a row of 3: the monomino in the middle leaves two
+        // single cells, and only the domino is left to fill them. Every other image leaves
+        // one region the other piece fills.
+        let mut p = puzzle(
+            "D:xDim=3:yDim=1:zDim=1\n\
+             C:name=M:layout=0 0 0\n\
+             C:name=D:layout=0 0 0, 1 0 0\n\
+             ~D\n",
+        );
+        assert_eq!(p.volume_filter(), 1);
+        check_consistent(&p);
+        assert_eq!(placements(&p, 0), vec![vec![[0, 0, 0]], vec![[2, 0, 0]]]);
+        assert_eq!(placements(&p, 1).len(), 2);
+        // With three monominoes every region is a number of monominoes: nothing goes.
+        let mut p = puzzle(
+            "D:xDim=3:yDim=1:zDim=1\n\
+             C:name=M:layout=0 0 0\n\
+             C:name=N:layout=0 0 0\n\
+             C:name=O:layout=0 0 0\n\
+             ~D\n",
+        );
+        assert_eq!(p.volume_filter(), 0);
+    }
+
+    #[test]
+    fn copies_of_a_shape_see_one_another() {
+        // Two L trominoes in a 2x3 box: an L in one 2x2 end leaves its fourth cell and the
+        // other end's two cells; that is one region of 3 when the fourth cell touches them,
+        // else regions of 1 and 2, which the other L cannot fill. 4 of the 8 images go.
+        let mut p = puzzle(
+            "D:xDim=2:yDim=3:zDim=1\n\
+             C:name=L:layout=0 0 0, 1 0 0, 0 1 0\n\
+             C:name=M:layout=0 0 0, 1 0 0, 0 1 0\n\
+             ~D\n",
+        );
+        assert_eq!(p.images.len(), 8);
+        assert_eq!(p.volume_filter(), 4);
+        check_consistent(&p);
+        for kept in placements(&p, 0) {
+            // The cell the L leaves in its own 2x2 end is in the middle row, beside the
+            // other end.
+            let end = if kept.iter().all(|c| c[1] <= 1) { 0 } else { 1 };
+            let left = (0..2)
+                .flat_map(|x| [[x, end, 0], [x, end + 1, 0]])
+                .find(|c| !kept.contains(c))
+                .unwrap();
+            assert_eq!(left[1], 1, "{kept:?}");
+        }
+    }
+
+    #[test]
+    fn symmetric_images_are_dropped_together() {
+        let cases = [
+            (
+                "pentomino_10x6",
+                include_str!("../../puzzles/pentomino_10x6.txt"),
+            ),
+            (
+                "pentomino_20x3",
+                include_str!("../../tests/puzzles/pentomino_20x3.txt"),
+            ),
+            // A square tetromino across the middle of a 2x2x4 box leaves 4 and 8 cells,
+            // which straight trominoes cannot fill: the two such images, at z = 1 and
+            // z = 2, are swapped by the box's turns.
+            (
+                "square_and_trominoes_2x2x4",
+                "D:xDim=2:yDim=2:zDim=4\n\
+                 C:name=O:layout=0 0 0, 1 0 0, 0 1 0, 1 1 0\n\
+                 C:name=I1:layout=0 0 0, 1 0 0, 2 0 0\n\
+                 C:name=I2:layout=0 0 0, 1 0 0, 2 0 0\n\
+                 C:name=I3:layout=0 0 0, 1 0 0, 2 0 0\n\
+                 C:name=I4:layout=0 0 0, 1 0 0, 2 0 0\n\
+                 ~D\n",
+            ),
+            (
+                "one_sided_tetromino_7x4",
+                include_str!("../../tests/puzzles/one_sided_tetromino_7x4.txt"),
+            ),
+            (
+                "pentomino_8x8_centre",
+                include_str!("../../tests/puzzles/pentomino_8x8_centre.txt"),
+            ),
+        ];
+        for (name, text) in cases {
+            let original = puzzle(text);
+            let mut filtered = original.clone();
+            let dropped = filtered.volume_filter();
+            assert!(dropped > 0, "{name}: the filter drops nothing");
+            if name == "square_and_trominoes_2x2x4" {
+                assert_eq!(dropped, 2);
+            }
+            check_consistent(&filtered);
+            let kept = |i: usize| {
+                let im = &original.images[i];
+                filtered.find_image(im.shape, &im.cells).is_some()
+            };
+            assert_eq!(
+                (0..original.images.len()).filter(|&i| !kept(i)).count(),
+                dropped
+            );
+            for mode in [SymmetryMode::Rotations, SymmetryMode::Mirror] {
+                let Ok(group) = original.group(mode) else {
+                    continue;
+                };
+                // The group depends on the box and the pieces only.
+                assert_eq!(filtered.group(mode).unwrap(), group);
+                assert!(group.len() > 1, "{name}: a symmetric box");
+                for g in &group {
+                    for i in 0..original.images.len() {
+                        let j = original.map_image(g, i).unwrap();
+                        assert_eq!(kept(i), kept(j), "{name}: images {i} and {j}");
+                    }
+                }
+                // So the filtered model's first stage can be built under the same group.
+                let stage = filtered.first_stage(&Redundancy::Auto, &group).unwrap();
+                assert!(!stage.entries.is_empty());
+            }
+        }
     }
 }
