@@ -17,6 +17,16 @@ pub struct Counts {
     pub fits: Vec<u64>,
 }
 
+/// What a check after a placement sees (see [`Dlx::solve_prefix`]).
+pub struct Node<'a> {
+    /// For each cell: whether no placed piece covers it.
+    pub open: &'a [bool],
+    /// For each shape: its pieces not yet placed.
+    pub to_place: &'a [u32],
+    /// The pieces not yet placed, in all.
+    pub left: usize,
+}
+
 /// What the solution callback tells the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -51,6 +61,10 @@ pub struct Dlx {
     stopped: bool,
     /// Partial solutions with this many pieces left go to the callback (0: none).
     floor: usize,
+    /// For each cell: not covered by a chosen row.
+    open: Vec<bool>,
+    /// For each shape: pieces not yet placed.
+    to_place: Vec<u32>,
     pub counts: Counts,
 }
 
@@ -78,6 +92,8 @@ impl Dlx {
             chosen: Vec::new(),
             stopped: false,
             floor: 0,
+            open: vec![true; cells],
+            to_place: shape_counts.iter().map(|&c| c as u32).collect(),
             counts: Counts {
                 attempts: vec![0; pieces + 1],
                 fits: vec![0; pieces + 1],
@@ -207,15 +223,48 @@ impl Dlx {
         }
     }
 
+    /// Marks the cells and the piece of `row` as taken (`placed`) or given back.
+    fn mark(&mut self, row: usize, placed: bool) {
+        let start = self.row_start[row] as usize;
+        let mut j = start;
+        loop {
+            let h = self.column[j] as usize;
+            if h <= self.cells {
+                self.open[h - 1] = !placed;
+            } else if placed {
+                self.to_place[h - 1 - self.cells] -= 1;
+            } else {
+                self.to_place[h - 1 - self.cells] += 1;
+            }
+            j = self.right[j] as usize;
+            if j == start {
+                break;
+            }
+        }
+    }
+
+    /// Whether `check` lets the search go on below the rows chosen so far, with `left`
+    /// pieces still to place.
+    fn allowed(&self, left: usize, check: &mut dyn FnMut(&Node<'_>) -> bool) -> bool {
+        check(&Node {
+            open: &self.open,
+            to_place: &self.to_place,
+            left,
+        })
+    }
+
     /// Finds every solution that uses the rows of `prefix` (disjoint rows, selected in
     /// that order), calling `found(rows, true)` with the rows of each, the prefix first.
     /// When `floor` is not zero, a partial solution with `floor` pieces left goes to
-    /// `found(rows, false)` instead of being searched. Returns `Flow::Stop` if the
+    /// `found(rows, false)` instead of being searched. After every placement (the prefix
+    /// as a whole, then each row the search chooses; the placement is counted first),
+    /// the search goes on below it only if `check` says so. Returns `Flow::Stop` if the
     /// callback stopped the search.
     pub fn solve_prefix(
         &mut self,
         prefix: &[usize],
         floor: usize,
+        check: &mut dyn FnMut(&Node<'_>) -> bool,
         found: &mut dyn FnMut(&[u32], bool) -> Flow,
     ) -> Flow {
         self.stopped = false;
@@ -225,6 +274,7 @@ impl Dlx {
             // Selecting a given row: take every column it meets.
             self.take_column(self.column[node] as usize);
             self.take_others(node);
+            self.mark(row, true);
             self.chosen.push(row as u32);
         }
         if prefix.len() == 1 {
@@ -232,10 +282,14 @@ impl Dlx {
             self.counts.attempts[self.pieces] += 1;
             self.counts.fits[self.pieces] += 1;
         }
-        self.search(self.pieces - prefix.len(), found);
+        let left = self.pieces - prefix.len();
+        if self.allowed(left, check) {
+            self.search(left, check, found);
+        }
         for &row in prefix.iter().rev() {
             let node = self.row_start[row] as usize;
             self.chosen.pop();
+            self.mark(row, false);
             self.give_back_others(node);
             self.give_back_column(self.column[node] as usize);
         }
@@ -246,7 +300,12 @@ impl Dlx {
         }
     }
 
-    fn search(&mut self, left: usize, found: &mut dyn FnMut(&[u32], bool) -> Flow) {
+    fn search(
+        &mut self,
+        left: usize,
+        check: &mut dyn FnMut(&Node<'_>) -> bool,
+        found: &mut dyn FnMut(&[u32], bool) -> Flow,
+    ) {
         let complete = self.right[ROOT] as usize == ROOT;
         if complete || left <= self.floor {
             if found(&self.chosen, complete) == Flow::Stop {
@@ -271,9 +330,14 @@ impl Dlx {
         while r != best {
             self.counts.attempts[left] += 1;
             self.counts.fits[left] += 1;
-            self.chosen.push(self.row[r]);
+            let row = self.row[r] as usize;
+            self.chosen.push(row as u32);
             self.take_others(r);
-            self.search(left - 1, found);
+            self.mark(row, true);
+            if self.allowed(left - 1, check) {
+                self.search(left - 1, check, found);
+            }
+            self.mark(row, false);
             self.give_back_others(r);
             self.chosen.pop();
             if self.stopped {
@@ -296,7 +360,7 @@ mod tests {
         }
         let mut n = 0;
         for &f in first {
-            m.solve_prefix(&[f], 0, &mut |_, _| {
+            m.solve_prefix(&[f], 0, &mut |_| true, &mut |_, _| {
                 n += 1;
                 Flow::Continue
             });
@@ -336,12 +400,75 @@ mod tests {
     }
 
     #[test]
+    fn the_check_sees_each_placement_and_can_cut_it_off() {
+        // Cells 0 1 2 3 in a row, two copies of the domino and a monomino shape with two
+        // copies: rows are dominoes 0-1, 1-2, 2-3 and monominoes 0..3.
+        let rows: [(usize, &[u16]); 7] = [
+            (0, &[0, 1]),
+            (0, &[1, 2]),
+            (0, &[2, 3]),
+            (1, &[0]),
+            (1, &[1]),
+            (1, &[2]),
+            (1, &[3]),
+        ];
+        let mut m = Dlx::new(4, &[1, 2]);
+        for (s, r) in rows {
+            m.add_row(s, r);
+        }
+        // Every node the check sees is consistent: open cells = cells of the pieces left.
+        let mut seen = 0;
+        let mut solutions = 0;
+        for first in [0, 3] {
+            m.solve_prefix(
+                &[first],
+                0,
+                &mut |node| {
+                    seen += 1;
+                    let open = node.open.iter().filter(|&&o| o).count();
+                    assert_eq!(open as u32, 2 * node.to_place[0] + node.to_place[1]);
+                    assert_eq!(node.left as u32, node.to_place.iter().sum::<u32>());
+                    true
+                },
+                &mut |_, _| {
+                    solutions += 1;
+                    Flow::Continue
+                },
+            );
+        }
+        // dd.. with m m; m dd m; mm dd: three solutions, the rows covering cell 0 first.
+        assert_eq!(solutions, 3);
+        assert!(seen > 3);
+        // A check that refuses the node where both monominoes are placed and the domino
+        // is not cuts off the solution mm dd, and only that one.
+        let mut solutions = 0;
+        for first in [0, 3] {
+            m.solve_prefix(
+                &[first],
+                0,
+                &mut |node| node.to_place != [1, 0],
+                &mut |_, _| {
+                    solutions += 1;
+                    Flow::Continue
+                },
+            );
+        }
+        assert_eq!(solutions, 2);
+        // Everything given back: the state is as new.
+        assert!(m.open.iter().all(|&o| o));
+        assert_eq!(m.to_place, [1, 2]);
+    }
+
+    #[test]
     fn stop_ends_the_search() {
         let rows: [(usize, &[u16]); 3] = [(0, &[0]), (0, &[1]), (0, &[2])];
         let mut m = Dlx::new(3, &[3]);
         for (s, r) in rows {
             m.add_row(s, r);
         }
-        assert_eq!(m.solve_prefix(&[0], 0, &mut |_, _| Flow::Stop), Flow::Stop);
+        assert_eq!(
+            m.solve_prefix(&[0], 0, &mut |_| true, &mut |_, _| Flow::Stop),
+            Flow::Stop
+        );
     }
 }

@@ -2,13 +2,14 @@
 //! [`Search`] contract, so that it shares the driver, filter and output with generated
 //! solvers.
 
-use runtime::{Context, PuzzleInfo, Search};
+use runtime::{Context, Pruning, PuzzleInfo, Search, Slot};
 
-use crate::dlx::{Dlx, Flow};
+use crate::dlx::{Dlx, Flow, Node};
 
 /// The generic engine for one puzzle: one exact-cover row per image, numbered as the images.
 pub struct DlxSearch {
     dlx: Dlx,
+    backtracks: Backtracks,
 }
 
 impl DlxSearch {
@@ -18,7 +19,10 @@ impl DlxSearch {
         for image in &info.images {
             dlx.add_row(image.shape as usize, &image.cells);
         }
-        DlxSearch { dlx }
+        DlxSearch {
+            dlx,
+            backtracks: Backtracks::new(info),
+        }
     }
 }
 
@@ -27,9 +31,14 @@ impl Search for DlxSearch {
         let mut placed: Vec<u16> = Vec::new();
         self.dlx.counts.attempts.iter_mut().for_each(|a| *a = 0);
         self.dlx.counts.fits.iter_mut().for_each(|a| *a = 0);
+        self.backtracks.set(ctx.pruning());
         let rows: Vec<usize> = prefix.iter().map(|&r| r as usize).collect();
-        self.dlx
-            .solve_prefix(&rows, ctx.floor(), &mut |rows, complete| {
+        let backtracks = &mut self.backtracks;
+        self.dlx.solve_prefix(
+            &rows,
+            ctx.floor(),
+            &mut |node| backtracks.allow(node),
+            &mut |rows, complete| {
                 placed.clear();
                 placed.extend(rows.iter().map(|&r| r as u16));
                 if !complete {
@@ -40,7 +49,8 @@ impl Search for DlxSearch {
                 } else {
                     Flow::Stop
                 }
-            });
+            },
+        );
         ctx.stats
             .add(&self.dlx.counts.attempts, &self.dlx.counts.fits);
     }
@@ -48,6 +58,208 @@ impl Search for DlxSearch {
     fn fork(&self) -> Box<dyn Search> {
         Box::new(DlxSearch {
             dlx: self.dlx.clone(),
+            backtracks: self.backtracks.clone(),
         })
+    }
+}
+
+/// The volume and parity backtracks (polycube's `-v N` and `-p`), checked after each
+/// placement that leaves more than N pieces to place. Simple rather than fast: every
+/// open region is measured, the sums the remaining pieces make are counted afresh.
+#[derive(Clone)]
+struct Backtracks {
+    volume_above: Option<usize>,
+    parity_above: Option<usize>,
+    /// Each open cell's face neighbours among the open cells.
+    neighbours: Vec<Vec<u16>>,
+    /// Each cell's colour on the checkerboard: black when x + y + z is even.
+    black: Vec<bool>,
+    /// For each shape: its size, and the distinct colour balances (black cells minus
+    /// white cells) of its images.
+    sizes: Vec<usize>,
+    balances: Vec<Vec<i32>>,
+    /// Scratch space.
+    seen: Vec<bool>,
+    stack: Vec<u16>,
+    sums: Vec<bool>,
+    next: Vec<bool>,
+}
+
+impl Backtracks {
+    fn new(info: &PuzzleInfo) -> Backtracks {
+        let [xd, yd, zd] = info.dims;
+        let cells = info.cells();
+        let mut neighbours = vec![Vec::new(); cells];
+        let mut black = vec![false; cells];
+        let open = |x: usize, y: usize, z: usize| match info.grid.get(x + xd * (y + yd * z)) {
+            Some(Slot::Open(c)) => Some(*c),
+            _ => None,
+        };
+        for z in 0..zd {
+            for y in 0..yd {
+                for x in 0..xd {
+                    let Some(c) = open(x, y, z).map(usize::from).filter(|&c| c < cells) else {
+                        continue;
+                    };
+                    black[c] = (x + y + z) % 2 == 0;
+                    let mut around = Vec::new();
+                    if x > 0 {
+                        around.push(open(x - 1, y, z));
+                    }
+                    if x + 1 < xd {
+                        around.push(open(x + 1, y, z));
+                    }
+                    if y > 0 {
+                        around.push(open(x, y - 1, z));
+                    }
+                    if y + 1 < yd {
+                        around.push(open(x, y + 1, z));
+                    }
+                    if z > 0 {
+                        around.push(open(x, y, z - 1));
+                    }
+                    if z + 1 < zd {
+                        around.push(open(x, y, z + 1));
+                    }
+                    neighbours[c] = around
+                        .into_iter()
+                        .flatten()
+                        .filter(|&n| usize::from(n) < cells)
+                        .collect();
+                }
+            }
+        }
+        let shapes = info.shape_pieces.len();
+        let mut sizes = vec![0; shapes];
+        let mut balances: Vec<Vec<i32>> = vec![Vec::new(); shapes];
+        for image in &info.images {
+            let s = image.shape as usize;
+            let Some(size) = sizes.get_mut(s) else {
+                continue;
+            };
+            *size = image.cells.len();
+            let b = image
+                .cells
+                .iter()
+                .map(|&c| {
+                    if black.get(c as usize).copied().unwrap_or(false) {
+                        1
+                    } else {
+                        -1
+                    }
+                })
+                .sum();
+            if !balances[s].contains(&b) {
+                balances[s].push(b);
+            }
+        }
+        Backtracks {
+            volume_above: None,
+            parity_above: None,
+            neighbours,
+            black,
+            sizes,
+            balances,
+            seen: vec![false; cells],
+            stack: Vec::new(),
+            sums: Vec::new(),
+            next: Vec::new(),
+        }
+    }
+
+    fn set(&mut self, pruning: Pruning) {
+        self.volume_above = pruning.volume_backtrack;
+        self.parity_above = pruning.parity_backtrack;
+    }
+
+    /// Whether the search may go on below a node.
+    fn allow(&mut self, node: &Node<'_>) -> bool {
+        let volume = self.volume_above.is_some_and(|n| node.left > n);
+        let parity = self.parity_above.is_some_and(|n| node.left > n);
+        (!volume || self.volume_ok(node)) && (!parity || self.parity_ok(node))
+    }
+
+    /// Every open region has a size that some of the pieces left make together.
+    fn volume_ok(&mut self, node: &Node<'_>) -> bool {
+        let open = node.open.iter().filter(|&&o| o).count();
+        // sums[v]: some of the pieces left cover v cells.
+        self.sums.clear();
+        self.sums.resize(open + 1, false);
+        self.sums[0] = true;
+        for (s, &n) in node.to_place.iter().enumerate() {
+            let size = self.sizes.get(s).copied().unwrap_or(0);
+            for _ in 0..n {
+                for v in (size..=open).rev() {
+                    self.sums[v] |= self.sums[v - size];
+                }
+            }
+        }
+        self.seen.iter_mut().for_each(|s| *s = false);
+        for start in 0..node.open.len().min(self.seen.len()) {
+            if !node.open[start] || self.seen[start] {
+                continue;
+            }
+            self.seen[start] = true;
+            self.stack.push(start as u16);
+            let mut size = 0;
+            while let Some(c) = self.stack.pop() {
+                size += 1;
+                for &n in &self.neighbours[c as usize] {
+                    let n = n as usize;
+                    if node.open.get(n) == Some(&true) && !self.seen[n] {
+                        self.seen[n] = true;
+                        self.stack.push(n as u16);
+                    }
+                }
+            }
+            if !self.sums.get(size).copied().unwrap_or(false) {
+                self.stack.clear();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The open cells' colour balance is a sum of one balance of each piece left.
+    fn parity_ok(&mut self, node: &Node<'_>) -> bool {
+        let balance: i64 = node
+            .open
+            .iter()
+            .zip(&self.black)
+            .filter(|(&o, _)| o)
+            .map(|(_, &b)| if b { 1 } else { -1 })
+            .sum();
+        // Balances from -range to range, stored at offset range.
+        let range: usize = node
+            .to_place
+            .iter()
+            .enumerate()
+            .map(|(s, &n)| n as usize * self.sizes.get(s).copied().unwrap_or(0))
+            .sum();
+        if balance.unsigned_abs() as usize > range {
+            return false;
+        }
+        self.sums.clear();
+        self.sums.resize(2 * range + 1, false);
+        self.sums[range] = true;
+        for (s, &n) in node.to_place.iter().enumerate() {
+            let Some(options) = self.balances.get(s) else {
+                continue;
+            };
+            for _ in 0..n {
+                self.next.clear();
+                self.next.resize(2 * range + 1, false);
+                for (v, _) in self.sums.iter().enumerate().filter(|(_, &r)| r) {
+                    for &b in options {
+                        let w = v as i64 + i64::from(b);
+                        if (0..=2 * range as i64).contains(&w) {
+                            self.next[w as usize] = true;
+                        }
+                    }
+                }
+                std::mem::swap(&mut self.sums, &mut self.next);
+            }
+        }
+        self.sums[(balance + range as i64) as usize]
     }
 }
