@@ -113,13 +113,21 @@ pub fn check(file: &str, args: &[&str], expected_solutions: u64) -> BTreeMap<Str
 /// (threads, shards, ...) does not break these tests; the tests then set the fields they
 /// mean.
 pub fn default_options() -> runtime::Options {
+    parse_options(&[])
+}
+
+/// Options as `fila solve ARGS` would get them (the arguments must parse).
+pub fn parse_options(args: &[&str]) -> runtime::Options {
     use clap::Parser;
     #[derive(Parser)]
     struct Cli {
         #[command(flatten)]
         options: runtime::Options,
     }
-    Cli::parse_from(["fila"]).options
+    let all = std::iter::once("fila").chain(args.iter().copied());
+    Cli::try_parse_from(all)
+        .unwrap_or_else(|e| panic!("options {args:?}: {e}"))
+        .options
 }
 
 /// Options for an in-process run: `redundancy` is `-r`'s value.
@@ -138,31 +146,44 @@ pub fn options(redundancy: &str, mirror: bool, unique: bool, quiet: bool) -> run
 pub struct InProcess {
     pub solutions: u64,
     pub unique: u64,
+    /// `FITS_TOTAL`: the placements the search made.
+    pub fits: u64,
     /// The listing (empty when quiet).
     pub output: String,
+    /// The box, for reading the listing back.
+    pub dims: [usize; 3],
 }
 
 /// Solves the first puzzle of `text` with the generic engine, in-process, as
 /// `fila solve` does: `-r NAME` builds the model for that piece; `#` and `.` use the
-/// automatic choice (the unfiltered stage is always present). `Err` carries the message
-/// `fila solve` would print before exiting with status 2.
+/// automatic choice (the unfiltered stage is always present); `-V` filters the images
+/// first. `Err` carries the message `fila solve` would print before exiting with
+/// status 2.
 pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess, String> {
     use generator::model::Redundancy;
-    let puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
-    let puzzle = puzzles.first().ok_or("no puzzle in the text")?;
+    let mut puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
+    let puzzle = puzzles.first_mut().ok_or("no puzzle in the text")?;
+    let volume_filter = opts.volume_filter == Some(true);
+    if volume_filter {
+        puzzle.volume_filter();
+    }
     let redundancy = match opts.redundancy.as_str() {
         "#" | "." => Redundancy::Auto,
         name => Redundancy::Piece(name.to_string()),
     };
-    let info = generator::info::puzzle_info(puzzle, &redundancy, "generic engine: dancing links")
-        .map_err(|e| e.0)?;
+    let mut info =
+        generator::info::puzzle_info(puzzle, &redundancy, "generic engine: dancing links")
+            .map_err(|e| e.0)?;
+    info.pruning.volume_filter = volume_filter;
     let mut search = generator::engine::DlxSearch::new(&info);
     let mut out: Vec<u8> = Vec::new();
     let summary = runtime::run(&info, &mut search, opts, &mut out).map_err(|e| e.0)?;
     Ok(InProcess {
         solutions: summary.solutions,
         unique: summary.unique,
+        fits: summary.stats.fits.iter().sum(),
         output: String::from_utf8(out).unwrap(),
+        dims: info.dims,
     })
 }
 

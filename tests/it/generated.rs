@@ -566,12 +566,12 @@ struct CaseSpec {
 
 /// A random puzzle: its definition text.
 #[derive(Clone, Debug)]
-struct Case {
-    text: String,
+pub(crate) struct Case {
+    pub(crate) text: String,
 }
 
 impl Case {
-    fn label(&self, k: usize) -> String {
+    pub(crate) fn label(&self, k: usize) -> String {
         format!("random/p{k}.txt")
     }
 }
@@ -605,7 +605,7 @@ fn case_strategy() -> impl Strategy<Value = CaseSpec> {
 const RANDOM_CASES: usize = 48;
 const RANDOM_SEED: u64 = 0x5eed_f11a;
 
-fn random_cases() -> Vec<Case> {
+pub(crate) fn random_cases() -> Vec<Case> {
     let seed = std::env::var("FILA_SEED")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -4,4 +4,5 @@ mod errors;
 mod generated;
 mod orbits;
 mod parallel;
+mod pruning;
 mod solve;

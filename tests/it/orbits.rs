@@ -780,7 +780,7 @@ fn random_shape(size: usize, planar: bool, rng: &mut Rng) -> Vec<P> {
 
 /// A random set of shapes of 1 to 4 cells, each with 1 to 3 copies, sometimes closed
 /// under mirroring; the rest of the box filled with monominoes and stationary cells.
-fn random_pieces(dims: [i32; 3], one_side: bool, seed: u64) -> Spec {
+pub(crate) fn random_pieces(dims: [i32; 3], one_side: bool, seed: u64) -> Spec {
     let mut rng = Rng(seed);
     let mut spec = Spec {
         dims,
@@ -933,7 +933,7 @@ fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
 /// rare.
 const CAP: usize = 3000;
 
-fn case_strategy() -> impl Strategy<Value = ([i32; 3], bool, u64)> {
+pub(crate) fn case_strategy() -> impl Strategy<Value = ([i32; 3], bool, u64)> {
     (0..BOXES.len(), any::<bool>(), any::<u64>()).prop_map(|(b, one_side, seed)| {
         let dims = BOXES[b];
         (dims, one_side && dims[2] == 1, seed)
