@@ -412,8 +412,7 @@ const GENERATED_FILTERS: &[&[&str]] = &[&["-v", "0"], &["-p"], &["-v", "0", "-p"
 /// listing as they are, shows itself in `-i`, and prunes somewhere.
 fn check_generated(names: &[&str], unfiltered: &[&str], listed: &[&str]) {
     let mut problems = Vec::new();
-    let mut fits = Fits::new();
-    fits.resize(GENERATED_FILTERS.len() + 1, 0);
+    let mut fits: Fits = vec![0; GENERATED_FILTERS.len() + 1];
     for name in names {
         let mut modes: Vec<Vec<&str>> = vec![vec!["-q"]];
         if unfiltered.contains(name) {
@@ -454,14 +453,19 @@ fn check_generated(names: &[&str], unfiltered: &[&str], listed: &[&str]) {
                     let mut b = parse_listing(&text, box_dims);
                     a.sort();
                     b.sort();
-                    if a != b {
-                        problems.push(format!("{name} {args:?}: the listings differ"));
+                    if a.len() as u64 != number(&base, "SOLUTIONS") || a != b {
+                        problems.push(format!(
+                            "{name} {args:?}: {} solutions listed, {} without pruning, of {}",
+                            b.len(),
+                            a.len(),
+                            base["SOLUTIONS"]
+                        ));
                     }
                 }
             }
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_none(&problems);
     assert_prunes("the generated solvers", GENERATED_FILTERS, &fits);
 }
 
