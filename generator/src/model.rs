@@ -348,20 +348,25 @@ impl Puzzle {
     pub fn volume_filter(&mut self) -> usize {
         let neighbours = self.neighbours();
         let total: usize = self.shapes.iter().map(|s| s.size * s.count()).sum();
-        // For each shape: which sizes the other pieces make.
-        let makes: Vec<Vec<bool>> = (0..self.shapes.len())
-            .map(|skip| {
+        // The pieces by size, and for each size of a piece: which region sizes the other
+        // pieces (all but one of that size) make. Shapes of one size share a table.
+        let mut by_size: BTreeMap<usize, usize> = BTreeMap::new();
+        for shape in &self.shapes {
+            *by_size.entry(shape.size).or_insert(0) += shape.count();
+        }
+        let makes: BTreeMap<usize, Vec<bool>> = by_size
+            .keys()
+            .map(|&skip| {
                 let mut sums = vec![false; total + 1];
                 sums[0] = true;
-                for (s, shape) in self.shapes.iter().enumerate() {
-                    let copies = shape.count() - usize::from(s == skip);
-                    for _ in 0..copies {
-                        for v in (shape.size..=total).rev() {
-                            sums[v] |= sums[v - shape.size];
+                for (&size, &count) in &by_size {
+                    for _ in 0..count - usize::from(size == skip) {
+                        for v in (size..=total).rev() {
+                            sums[v] |= sums[v - size];
                         }
                     }
                 }
-                sums
+                (skip, sums)
             })
             .collect();
         let mut open = vec![true; self.cells.len()];
@@ -392,7 +397,12 @@ impl Puzzle {
                             }
                         }
                     }
-                    if !makes[image.shape].get(size).copied().unwrap_or(false) {
+                    let fillable = makes
+                        .get(&self.shapes[image.shape].size)
+                        .and_then(|sums| sums.get(size))
+                        .copied()
+                        .unwrap_or(false);
+                    if !fillable {
                         fits = false;
                         break;
                     }
