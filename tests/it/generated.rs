@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use generator::model::Redundancy;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
@@ -211,11 +210,19 @@ fn solution_blocks(text: &str) -> Vec<String> {
 
 /// The runtime description of the one puzzle in `text`, as `generate` builds it with
 /// `redundancy` (the piece a generated solver constrains, or the automatic choice).
-fn puzzle_info(label: &str, text: &str, redundancy: &Redundancy) -> runtime::PuzzleInfo {
-    let puzzles = generator::load(label, text)
+fn puzzle_info(label: &str, text: &str, config: &generator::Config) -> runtime::PuzzleInfo {
+    let mut puzzles = generator::load(label, text)
         .unwrap_or_else(|d| panic!("{label} does not load:\n{}", generator::diag::render(&d)));
-    generator::info::puzzle_info(&puzzles[0], redundancy, "dancing-links oracle")
-        .unwrap_or_else(|e| panic!("{label}: {}", e.0))
+    // A solver generated with -V searches the filtered images: so does its oracle, as
+    // `fila solve -V` would (the published counts check the filter itself).
+    if config.pruning.volume_filter {
+        puzzles[0].volume_filter();
+    }
+    let mut info =
+        generator::info::puzzle_info(&puzzles[0], &config.redundancy, "dancing-links oracle")
+            .unwrap_or_else(|e| panic!("{label}: {}", e.0));
+    info.pruning = config.pruning;
+    info
 }
 
 /// Runs the dancing-links oracle in-process with the options of `mode`.
@@ -399,11 +406,7 @@ fn check_executable(name: &str, oracle_unfiltered: bool) {
     // The executable was generated with the options its stamp records (`-r PIECE`, say):
     // the oracle constrains the same piece.
     let config = xtask::recorded_config(root(), &path);
-    let info = puzzle_info(
-        &format!("puzzles/{name}.txt"),
-        &read(&path),
-        &config.redundancy,
-    );
+    let info = puzzle_info(&format!("puzzles/{name}.txt"), &read(&path), &config);
     let exe = executable(name);
     let mut problems = Vec::new();
     for mirror in [false, true] {
@@ -488,7 +491,7 @@ fn executables_agree_slow() {
 fn soma_listing_equals_the_oracle_listing() {
     let path = root().join("puzzles/soma.txt");
     let config = xtask::recorded_config(root(), &path);
-    let info = puzzle_info("puzzles/soma.txt", &read(&path), &config.redundancy);
+    let info = puzzle_info("puzzles/soma.txt", &read(&path), &config);
     let exe = executable("soma");
     for mode in [
         Mode::new("#", false, false, false),
@@ -963,7 +966,7 @@ fn random_puzzles_agree_with_the_oracle() {
     let start = Instant::now();
     let (mut runs, mut solutions) = (0, 0);
     for (k, (label, text)) in cases.iter().enumerate() {
-        let info = puzzle_info(label, text, &Redundancy::Auto);
+        let info = puzzle_info(label, text, &config);
         let mut modes = QUIET_MODES.to_vec();
         modes.retain(|m| !m.mirror || info.mirror.is_ok());
         // Two listed runs compare every solution, not only the counts.
