@@ -292,10 +292,6 @@ impl<'a> Context<'a> {
         true
     }
 
-    pub fn stopped(&self) -> bool {
-        self.shared.stopped()
-    }
-
     /// The children of `prefix` in the solver's own search order (each a prefix one
     /// image longer), found by searching `prefix` with the floor one level below it.
     pub(crate) fn children(
