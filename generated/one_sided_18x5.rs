@@ -37,6 +37,8 @@ fn lowest(w: Word) -> Word {
 }
 /// Pieces to place in every solution.
 const PIECES: usize = 18;
+/// The F heuristic throughout: this solver has no E stage.
+const F_FROM: usize = 18;
 /// Copies of each shape.
 const COPIES: [u8; 18] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
 /// Every shape available.
@@ -66,6 +68,8 @@ pub struct Solver {
     volume_from: usize,
     parity_from: usize,
     prune_from: usize,
+    /// The E heuristic while more than this many pieces are left, then F.
+    f_from: usize,
 }
 impl Default for Solver {
     fn default() -> Self {
@@ -84,6 +88,7 @@ impl Solver {
             volume_from: usize::MAX,
             parity_from: usize::MAX,
             prune_from: usize::MAX,
+            f_from: F_FROM,
         }
     }
     /// Tries every image of `set` whose shape is available.
@@ -9987,6 +9992,7 @@ impl ::runtime::Search for Solver {
         self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
         self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
         self.prune_from = self.volume_from.min(self.parity_from);
+        self.f_from = ctx.f_from();
         self.copies = COPIES;
         self.attempts = [0; 64];
         self.fits = [0; 64];
@@ -16499,5 +16505,9 @@ pub fn info() -> ::runtime::PuzzleInfo {
             volume_backtrack: None,
             parity_backtrack: None,
         },
+        order: Some(::runtime::Order {
+            f_from: F_FROM,
+            e_stage: false,
+        }),
     }
 }

@@ -37,6 +37,8 @@ fn lowest(w: Word) -> Word {
 }
 /// Pieces to place in every solution.
 const PIECES: usize = 7;
+/// Use the F heuristic when this many pieces or fewer are left, E before (the default of `--f-from`).
+const F_FROM: usize = 3;
 /// Copies of each shape.
 const COPIES: [u8; 7] = [1, 1, 1, 1, 1, 1, 1];
 /// Every shape available.
@@ -66,6 +68,8 @@ pub struct Solver {
     volume_from: usize,
     parity_from: usize,
     prune_from: usize,
+    /// The E heuristic while more than this many pieces are left, then F.
+    f_from: usize,
 }
 impl Default for Solver {
     fn default() -> Self {
@@ -84,6 +88,7 @@ impl Solver {
             volume_from: usize::MAX,
             parity_from: usize::MAX,
             prune_from: usize::MAX,
+            f_from: F_FROM,
         }
     }
     /// Tries every image of `set` whose shape is available.
@@ -174,7 +179,7 @@ impl Solver {
             }
             return;
         }
-        if left > F_FROM {
+        if left > self.f_from {
             self.search_e(ctx, occ, avail, left);
             return;
         }
@@ -2996,6 +3001,7 @@ impl ::runtime::Search for Solver {
         self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
         self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
         self.prune_from = self.volume_from.min(self.parity_from);
+        self.f_from = ctx.f_from();
         self.copies = COPIES;
         self.attempts = [0; 64];
         self.fits = [0; 64];
@@ -3027,8 +3033,6 @@ impl ::runtime::Search for Solver {
         Box::new(Solver::new())
     }
 }
-/// Use the F heuristic when this many pieces or fewer are left, E before.
-const F_FROM: usize = 3;
 /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
 const E_NEIGHBOURS: &[&[u16]] = &[
     &[1, 3, 9],
@@ -9198,5 +9202,9 @@ pub fn info() -> ::runtime::PuzzleInfo {
             volume_backtrack: None,
             parity_backtrack: None,
         },
+        order: Some(::runtime::Order {
+            f_from: F_FROM,
+            e_stage: true,
+        }),
     }
 }

@@ -122,6 +122,7 @@ fn info_tokens(info: &PuzzleInfo) -> TokenStream {
     };
     let volume_backtrack = option(info.pruning.volume_backtrack);
     let parity_backtrack = option(info.pruning.parity_backtrack);
+    let e_stage = info.order.is_some_and(|o| o.e_stage);
     quote! {
         /// The runtime's description of the puzzle: box, pieces, images and symmetry.
         pub fn info() -> ::runtime::PuzzleInfo {
@@ -148,6 +149,7 @@ fn info_tokens(info: &PuzzleInfo) -> TokenStream {
                     volume_backtrack: #volume_backtrack,
                     parity_backtrack: #parity_backtrack,
                 },
+                order: Some(::runtime::Order { f_from: F_FROM, e_stage: #e_stage }),
             }
         }
     }
@@ -269,9 +271,8 @@ fn cell_fn_tokens(ir: &Ir, plan: &CellPlan) -> TokenStream {
 
 /// The E stage: its switch in `search`, and its tables and functions.
 fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStream, TokenStream) {
-    let f_from = Literal::usize_unsuffixed(e.f_from);
     let switch = quote! {
-        if left > F_FROM {
+        if left > self.f_from {
             self.search_e(ctx, occ, avail, left);
             return;
         }
@@ -402,8 +403,6 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         }
     };
     let tables = quote! {
-        /// Use the F heuristic when this many pieces or fewer are left, E before.
-        const F_FROM: usize = #f_from;
         #neighbour_masks
         /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
         const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
@@ -791,6 +790,16 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         ),
     };
     let info_fn = info_tokens(info);
+    let f_from = Literal::usize_unsuffixed(
+        ir.e_stage
+            .as_ref()
+            .map_or(info.pieces_to_place(), |e| e.f_from),
+    );
+    let f_from_doc = if ir.e_stage.is_some() {
+        " Use the F heuristic when this many pieces or fewer are left, E before (the default of `--f-from`)."
+    } else {
+        " The F heuristic throughout: this solver has no E stage."
+    };
     let (e_switch, e_items, e_tables) = match &ir.e_stage {
         Some(e) => e_stage_tokens(ir, e),
         None => (quote! {}, quote! {}, quote! {}),
@@ -808,6 +817,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
         /// Pieces to place in every solution.
         const PIECES: usize = #pieces;
+        #[doc = #f_from_doc]
+        const F_FROM: usize = #f_from;
         /// Copies of each shape.
         const COPIES: [u8; #shapes] = [#(#copies),*];
         /// Every shape available.
@@ -838,6 +849,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             volume_from: usize,
             parity_from: usize,
             prune_from: usize,
+            /// The E heuristic while more than this many pieces are left, then F.
+            f_from: usize,
         }
 
         impl Default for Solver {
@@ -858,6 +871,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     volume_from: usize::MAX,
                     parity_from: usize::MAX,
                     prune_from: usize::MAX,
+                    f_from: F_FROM,
                 }
             }
 
@@ -951,6 +965,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
                 self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
                 self.prune_from = self.volume_from.min(self.parity_from);
+                self.f_from = ctx.f_from();
                 self.copies = COPIES;
                 self.attempts = [0; 64];
                 self.fits = [0; 64];

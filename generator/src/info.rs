@@ -115,5 +115,6 @@ pub fn puzzle_info(
         rotations,
         mirror,
         pruning: runtime::Pruning::default(),
+        order: None,
     })
 }

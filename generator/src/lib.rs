@@ -60,6 +60,12 @@ pub struct Config {
     /// Use the F heuristic when this many pieces or fewer are left, E before; `None` for
     /// the default of [`lower::default_f_from`].
     pub f_from: Option<usize>,
+    /// Build the E stage even when F is used throughout, so that the solver's `--f-from`
+    /// can move the switch (what `cargo xtask gen --tune` measures with).
+    pub e_stage: bool,
+    /// A word at least this many bits wide, even when the box needs less: for measuring
+    /// what wider words cost (`--word-bits N`).
+    pub word_bits: Option<usize>,
     /// The pruning the solver applies by default (`-V`, `-v N`, `-p N`); the backtracks
     /// can be changed at run time, the volume filter cannot (it shapes the image lists).
     pub pruning: runtime::Pruning,
@@ -74,6 +80,12 @@ impl Config {
         };
         if let Some(n) = self.f_from {
             out.push_str(&format!(" --f-from {n}"));
+        }
+        if self.e_stage {
+            out.push_str(" --e-stage");
+        }
+        if let Some(n) = self.word_bits {
+            out.push_str(&format!(" --word-bits {n}"));
         }
         if self.pruning.volume_filter {
             out.push_str(" -V");
@@ -100,6 +112,8 @@ impl Config {
                     name => config.redundancy = model::Redundancy::Piece(name.to_string()),
                 },
                 "--f-from" => config.f_from = Some(number(words.next())?),
+                "--e-stage" => config.e_stage = true,
+                "--word-bits" => config.word_bits = Some(number(words.next())?),
                 "-V" => config.pruning.volume_filter = true,
                 "-v" => config.pruning.volume_backtrack = Some(number(words.next())?),
                 "-p" => config.pruning.parity_backtrack = Some(number(words.next())?),
@@ -115,6 +129,8 @@ impl Default for Config {
         Config {
             redundancy: model::Redundancy::Auto,
             f_from: None,
+            e_stage: false,
+            word_bits: None,
             pruning: runtime::Pruning::default(),
         }
     }
@@ -146,8 +162,17 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
         config
             .f_from
             .unwrap_or_else(|| lower::default_f_from(puzzle)),
+        config.e_stage,
+        config.word_bits.unwrap_or(0),
     )
     .map_err(|e| at_d(e.0))?;
+    info.order = Some(runtime::Order {
+        f_from: ir
+            .e_stage
+            .as_ref()
+            .map_or(puzzle.mobile_pieces(), |e| e.f_from),
+        e_stage: ir.e_stage.is_some(),
+    });
     let description = format!(
         "A FILA solver for {path}: {} cells, {} pieces of {} shapes, {} images; {} placed first.",
         ir.cells,

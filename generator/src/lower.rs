@@ -151,14 +151,27 @@ pub fn default_f_from(puzzle: &Puzzle) -> usize {
 }
 
 /// Lowers `puzzle` to the IR of a FILA solver with POF and NOF that uses the F heuristic
-/// when `f_from` or fewer pieces are left, and the E heuristic before.
-pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
+/// when `f_from` or fewer pieces are left, and the E heuristic before. The E stage is
+/// built when it is used, or always with `e_stage` (so that `--f-from` can choose it at
+/// run time). The word is the narrowest that holds the box, or at least `word_bits` wide.
+pub fn lower(
+    puzzle: &Puzzle,
+    f_from: usize,
+    e_stage: bool,
+    word_bits: usize,
+) -> Result<Ir, Unsupported> {
     let cells = puzzle.cells.len();
-    let word = match cells {
+    let word = match cells.max(word_bits) {
         0..=64 => Word::U64,
         65..=128 => Word::U128,
         // Wider boxes use several 64-bit limbs, up to the generator's own masks.
-        129..=Mask::BITS => Word::Wide(cells.div_ceil(64)),
+        bits @ 129..=Mask::BITS => Word::Wide(bits.div_ceil(64)),
+        _ if cells <= Mask::BITS => {
+            return Err(Unsupported(format!(
+                "--word-bits {word_bits}: words are at most {} bits wide",
+                Mask::BITS
+            )))
+        }
         _ => {
             return Err(Unsupported(format!(
                 "the puzzle has {cells} open cells; generated solvers handle at most {} (use `fila solve`)",
@@ -253,8 +266,9 @@ pub fn lower(puzzle: &Puzzle, f_from: usize) -> Result<Ir, Unsupported> {
     }
     let shifts = neighbour_shifts(puzzle, &cell_of);
     let isolation_check = shifts.is_some() && puzzle.shapes.iter().all(|s| s.size > 1);
-    let e_stage =
-        (f_from < puzzle.mobile_pieces()).then(|| e_stage(puzzle, &cell_of, &masks, f_from));
+    let f_from = f_from.min(puzzle.mobile_pieces());
+    let e_stage = (e_stage || f_from < puzzle.mobile_pieces())
+        .then(|| build_e_stage(puzzle, &cell_of, &masks, f_from));
     let neighbour_masks: Vec<Mask> = puzzle
         .cells
         .iter()
@@ -320,7 +334,7 @@ fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
     Some(shifts)
 }
 
-fn e_stage(
+fn build_e_stage(
     puzzle: &Puzzle,
     cell_of: &dyn Fn(Coord) -> Option<u16>,
     masks: &[Mask],

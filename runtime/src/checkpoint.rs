@@ -111,6 +111,15 @@ impl Checkpoint {
             ("SYMMETRY", plan.symmetry_name.to_string()),
             ("REDUNDANCY_FILTER", plan.first.filter.clone()),
             ("UNIQUE_ONLY", options.unique.to_string()),
+            (
+                "VOLUME_BACKTRACK",
+                format!("{:?}", plan.pruning.volume_backtrack),
+            ),
+            (
+                "PARITY_BACKTRACK",
+                format!("{:?}", plan.pruning.parity_backtrack),
+            ),
+            ("F_FROM", plan.f_from.to_string()),
             ("SHARD", shard),
             ("SUBTREES", subtrees.len().to_string()),
             ("FINGERPRINT", format!("{:016x}", fingerprint(subtrees))),

@@ -49,6 +49,9 @@ pub struct Plan<'a> {
     pub unfiltered: bool,
     /// The pruning in force: the solver's own, changed by the options.
     pub pruning: Pruning,
+    /// A generated solver's switch from E to F (see [`crate::Order`]); zero for the
+    /// dancing-links engine.
+    pub f_from: usize,
     pub notes: Vec<String>,
 }
 
@@ -108,12 +111,30 @@ impl<'a> Plan<'a> {
             }
             None => {}
         }
+        let pieces = info.pieces_to_place();
+        let f_from =
+            match (info.order, options.f_from) {
+                (None, None) => 0,
+                (None, Some(_)) => return Err(UsageError(
+                    "--f-from applies to generated solvers; this engine chooses by dancing links"
+                        .to_string(),
+                )),
+                (Some(order), None) => order.f_from.min(pieces),
+                (Some(order), Some(n)) if n < pieces && !order.e_stage => {
+                    return Err(UsageError(format!(
+                    "--f-from {n}: this solver was generated without the E stage, so it uses F \
+                     throughout (cargo xtask gen --f-from {n}, or --e-stage)"
+                )))
+                }
+                (Some(_), Some(n)) => n.min(pieces),
+            };
         Ok(Plan {
             symmetry_name: &symmetry.name,
             group: &symmetry.group,
             first,
             unfiltered,
             pruning,
+            f_from,
             notes,
         })
     }
@@ -215,6 +236,12 @@ impl<'a> Context<'a> {
     /// The pruning in force for this run.
     pub fn pruning(&self) -> Pruning {
         self.shared.plan.pruning
+    }
+
+    /// A generated solver's search order: E while more than this many pieces are left,
+    /// then F.
+    pub fn f_from(&self) -> usize {
+        self.shared.plan.f_from
     }
 
     /// Nodes with this many pieces left are cut off (handed to [`Context::cut`]); zero
@@ -373,6 +400,16 @@ pub fn run(
     let plan = Plan::resolve(info, options)?;
     for note in &plan.notes {
         eprintln!("warning: {}: {note}", info.name);
+    }
+    if let Some(sampled) = options.estimate {
+        if options.shard.is_some() || options.checkpoint.is_some() || options.resume.is_some() {
+            return Err(UsageError(
+                "--estimate runs on its own, without --shard, --checkpoint or --resume".to_string(),
+            ));
+        }
+        return Ok(crate::estimate::run(
+            info, &plan, search, options, sampled, out,
+        ));
     }
     let threads = thread_count(options);
     let progress_wanted = Progress::wanted(options);
@@ -580,27 +617,30 @@ pub fn run(
     Ok(summary)
 }
 
-/// The `-i` block: `#` comments and `KEY=VALUE` lines.
-pub fn format_info(
+/// Appends the line `KEY=VALUE`.
+pub(crate) fn kv(out: &mut String, key: &str, value: String) {
+    out.push_str(&format!("{key}={value}\n"));
+}
+
+/// The part of the `-i` block that describes the puzzle and the plan, up to the first
+/// images: the notes, `comment`, then `KEY=VALUE` lines.
+pub(crate) fn format_header(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
     options: &Options,
-    summary: &Summary,
-    in_shard: usize,
+    comment: Option<&str>,
 ) -> String {
     let mut out = String::new();
-    out.push_str(&format!("\n# {} ({})\n", info.name, info.engine));
     for note in &plan.notes {
         out.push_str(&format!("# {note}\n"));
     }
     if !options.polycube_switch.is_empty() || options.polycube_flag > 0 {
         out.push_str("# polycube's algorithm-tuning options were accepted and ignored\n");
     }
-    if summary.stopped {
-        out.push_str("# the search stopped early: the counts are partial\n");
+    if let Some(comment) = comment {
+        out.push_str(&format!("# {comment}\n"));
     }
     let [x, y, z] = info.dims;
-    let kv = |out: &mut String, k: &str, v: String| out.push_str(&format!("{k}={v}\n"));
     kv(&mut out, "PUZZLE", info.name.clone());
     kv(&mut out, "ENGINE", info.engine.clone());
     kv(&mut out, "BOX", format!("{x}x{y}x{z}"));
@@ -625,6 +665,10 @@ pub fn format_info(
         "PARITY_BACKTRACK",
         above(plan.pruning.parity_backtrack),
     );
+    if info.order.is_some() {
+        out.push_str("# Order: the E heuristic while more than F_FROM pieces are left, then F (--f-from N).\n");
+        kv(&mut out, "F_FROM", plan.f_from.to_string());
+    }
     kv(&mut out, "FIRST", plan.first.what.clone());
     kv(
         &mut out,
@@ -642,6 +686,26 @@ pub fn format_info(
         "FIRST_IMAGES_WITH_STABILISER_CHECK",
         checked.to_string(),
     );
+    out
+}
+
+/// The `-i` block: `#` comments and `KEY=VALUE` lines.
+pub fn format_info(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    options: &Options,
+    summary: &Summary,
+    in_shard: usize,
+) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("\n# {} ({})\n", info.name, info.engine));
+    let stopped = "the search stopped early: the counts are partial";
+    out.push_str(&format_header(
+        info,
+        plan,
+        options,
+        summary.stopped.then_some(stopped),
+    ));
     out.push_str(
         "# The search is split into SUBTREES independent subtrees (the first placements).\n",
     );

@@ -77,6 +77,18 @@ pub struct Pruning {
     pub parity_backtrack: Option<usize>,
 }
 
+/// A generated solver's search order: the E heuristic of the FILA article (among the open
+/// cells with the fewest open neighbours, the one where the fewest images fit) while more
+/// than `f_from` pieces are left, then F (the first open cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The default switch point.
+    pub f_from: usize,
+    /// Whether the solver carries the E stage, so that `--f-from` can move the switch;
+    /// without it the search is F throughout.
+    pub e_stage: bool,
+}
+
 /// Everything the runtime knows about a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PuzzleInfo {
@@ -97,6 +109,9 @@ pub struct PuzzleInfo {
     pub mirror: Result<SymmetryInfo, MirrorRefusal>,
     /// The pruning the solver applies when the options do not say otherwise.
     pub pruning: Pruning,
+    /// The generated solver's search order; `None` for the dancing-links engine, whose
+    /// order (fewest choices, Knuth's S) has no switch.
+    pub order: Option<Order>,
 }
 
 impl PuzzleInfo {

@@ -4,6 +4,7 @@
 
 pub mod checkpoint;
 pub mod driver;
+pub mod estimate;
 pub mod info;
 pub mod merge;
 pub mod options;
@@ -15,7 +16,7 @@ pub mod word;
 
 pub use driver::{run, Context, Search, Summary, UsageError};
 pub use info::{
-    Element, FirstInfo, ImageInfo, MirrorRefusal, Pruning, PuzzleInfo, Slot, SymmetryInfo,
+    Element, FirstInfo, ImageInfo, MirrorRefusal, Order, Pruning, PuzzleInfo, Slot, SymmetryInfo,
 };
 pub use options::{Options, Shard};
 

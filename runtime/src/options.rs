@@ -154,6 +154,19 @@ pub struct Options {
           default_missing_value = "true", value_parser = parse_flag)]
     pub parity: Option<bool>,
 
+    /// Generated solvers: use the F heuristic (first open cell) when N or fewer pieces are
+    /// left, the E heuristic (fewest open neighbours, then fewest fits) before
+    /// [default: the solver's own, shown by -i as F_FROM]
+    #[arg(long, value_name = "N")]
+    pub f_from: Option<usize>,
+
+    /// Estimate the search instead of running it: the number of placements, solutions and
+    /// seconds on one thread, from Knuth's Monte-Carlo estimate of every subtree and a
+    /// timed full search of N of them (0: the estimate alone, untimed)
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "32")]
+    pub estimate: Option<usize>,
+
     /// polycube filter and heuristic flags (-P, -F, -R, -o, -n); accepted and ignored
     #[arg(short = 'P', short_aliases = ['F', 'R', 'n'], long = "polycube-flag", hide = true,
           action = ArgAction::Count)]

@@ -1,6 +1,7 @@
 mod client;
 mod common;
 mod errors;
+mod estimate;
 mod generated;
 mod orbits;
 mod parallel;

@@ -1,0 +1,203 @@
+//! `--estimate`: how big a search is and how long it takes, without running all of it.
+//!
+//! The search is split into subtrees as for threads and shards. Knuth's Monte-Carlo
+//! method estimates the size of every subtree (random walks down the solver's own tree,
+//! [`split::estimate`]); then a systematic sample of the subtrees is searched in full and
+//! timed. The totals are ratio estimates: what the sample found and took, scaled by the
+//! Knuth size of all the subtrees over that of the sample. The walks correct for the
+//! sample's subtrees being larger or smaller than the rest; the full searches correct for
+//! the walks' bias. With every subtree in the sample the counts are exact.
+//!
+//! This is the short measurement `cargo xtask gen --tune` compares settings with, and it
+//! tells a user of a long puzzle what a run will cost before starting it.
+
+use std::io::Write;
+use std::time::Instant;
+
+use crate::driver::{format_header, kv, Context, Plan, Search, Shared, Summary};
+use crate::info::PuzzleInfo;
+use crate::options::Options;
+use crate::output::Stats;
+use crate::split;
+
+/// The CPU time this thread has used, in seconds: what a measurement costs, less what
+/// other processes on the machine took from it. (Wall time where there is no thread
+/// clock.)
+pub fn thread_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime only writes the timespec it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
+/// What an estimate found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    pub subtrees: usize,
+    /// Random walks per subtree.
+    pub probes: usize,
+    /// Subtrees searched in full.
+    pub sampled: usize,
+    /// Placements that fit (polycube's FITS_TOTAL).
+    pub fits: f64,
+    /// `None` when no subtree was searched in full.
+    pub solutions: Option<f64>,
+    /// One thread's CPU time for the whole search; `None` when no subtree was searched.
+    pub seconds: Option<f64>,
+}
+
+/// The subtrees of a sample of `n` out of `total`, spread evenly.
+fn sample(total: usize, n: usize) -> Vec<usize> {
+    let n = n.min(total);
+    (0..n).map(|j| (2 * j + 1) * total / (2 * n)).collect()
+}
+
+/// Estimates the search of `info` under `plan`, searching `sampled` subtrees in full.
+pub fn estimate(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    search: &mut dyn Search,
+    target: usize,
+    sampled: usize,
+) -> Estimate {
+    let start = thread_seconds();
+    let mut upper = Stats::new(info.pieces_to_place());
+    let subtrees = split::subtrees(info, plan, search, target, &mut upper);
+    let upper_seconds = thread_seconds() - start;
+    let upper_fits: u64 = upper.fits.iter().sum();
+    let picked = sample(subtrees.len(), sampled);
+    // With every subtree searched the counts are exact: no walks are needed.
+    let probes = if picked.len() == subtrees.len() {
+        0
+    } else {
+        split::probes_for(subtrees.len())
+    };
+    // The walks count the subtree's own node; what is below it is what a search adds.
+    let sizes: Vec<f64> = subtrees
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            if probes == 0 {
+                1.0
+            } else {
+                split::estimate(info, plan, search, s, k, probes) - 1.0
+            }
+        })
+        .collect();
+    let all: f64 = sizes.iter().sum();
+    if sampled == 0 {
+        return Estimate {
+            subtrees: subtrees.len(),
+            probes,
+            sampled: 0,
+            fits: upper_fits as f64 + all,
+            solutions: None,
+            seconds: None,
+        };
+    }
+    let mut sink = std::io::sink();
+    let shared = Shared::silent(info, plan, &mut sink);
+    let (mut fits, mut solutions, mut seconds, mut size) = (0u64, 0u64, 0.0, 0.0);
+    for &k in &picked {
+        let subtree = &subtrees[k];
+        let mut ctx = Context::new(&shared, subtree.entry, 0);
+        let began = thread_seconds();
+        search.solve_prefix(&subtree.prefix, &mut ctx);
+        seconds += thread_seconds() - began;
+        fits += ctx.stats.fits.iter().sum::<u64>();
+        solutions += ctx.solutions;
+        size += sizes[k];
+    }
+    // Scale by size when the walks saw something below the sample, else by number.
+    let scale = if size > 0.0 {
+        all / size
+    } else {
+        subtrees.len() as f64 / picked.len().max(1) as f64
+    };
+    Estimate {
+        subtrees: subtrees.len(),
+        probes,
+        sampled: picked.len(),
+        fits: upper_fits as f64 + fits as f64 * scale,
+        solutions: Some(solutions as f64 * scale),
+        seconds: Some(upper_seconds + seconds * scale),
+    }
+}
+
+/// Runs `--estimate`: writes the `-i` header and the estimate's `KEY=VALUE` lines.
+pub(crate) fn run(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    search: &mut dyn Search,
+    options: &Options,
+    sampled: usize,
+    out: &mut (dyn Write + Send),
+) -> Summary {
+    let start = Instant::now();
+    let e = estimate(info, plan, search, options.subtrees as usize, sampled);
+    let seconds = start.elapsed().as_secs_f64();
+    let mut text = format!("\n# {} ({})\n", info.name, info.engine);
+    text.push_str(&format_header(
+        info,
+        plan,
+        options,
+        Some("an estimate, not a count: nothing was listed"),
+    ));
+    if e.sampled == e.subtrees {
+        text.push_str("# Every one of SUBTREES subtrees searched in full: the counts are exact.\n");
+    } else {
+        text.push_str(&format!(
+            "# Knuth's estimate of each of SUBTREES subtrees ({} walks each), then ESTIMATE_SAMPLE \
+             of them searched in full;\n",
+            e.probes
+        ));
+    }
+    text.push_str("# ESTIMATED_SECONDS: one thread's CPU time for the whole search.\n");
+    kv(&mut text, "SUBTREES", e.subtrees.to_string());
+    kv(&mut text, "ESTIMATE_SAMPLE", e.sampled.to_string());
+    kv(&mut text, "ESTIMATED_FITS", format!("{:.0}", e.fits));
+    if let Some(s) = e.solutions {
+        kv(&mut text, "ESTIMATED_SOLUTIONS", format!("{s:.0}"));
+    }
+    if let Some(s) = e.seconds {
+        kv(&mut text, "ESTIMATED_SECONDS", format!("{s:.6}"));
+    }
+    kv(&mut text, "SECONDS", format!("{seconds:.6}"));
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    Summary {
+        solutions: 0,
+        unique: 0,
+        stats: Stats::new(info.pieces_to_place()),
+        seconds,
+        threads: 1,
+        subtrees: e.subtrees,
+        searched: e.sampled,
+        resumed: 0,
+        stopped: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sample;
+
+    #[test]
+    fn samples_spread_evenly_and_cover_everything_when_asked() {
+        assert_eq!(sample(10, 2), [2, 7]);
+        assert_eq!(sample(4068, 32).len(), 32);
+        assert_eq!(sample(5, 32), [0, 1, 2, 3, 4]);
+        assert!(sample(7, 0).is_empty());
+        let s = sample(1000, 7);
+        assert!(s.windows(2).all(|w| w[0] < w[1]) && *s.last().unwrap() < 1000);
+    }
+}
