@@ -124,6 +124,7 @@ impl Outcome {
         let mut keys = key_values(text);
         keys.retain(|k, _| {
             !(k == "ENGINE"
+                || k == "F_FROM"
                 || k == "SECONDS"
                 || k == "SUBTREES"
                 || k == "THREADS"
@@ -864,63 +865,12 @@ fn scratch_main(count: usize) -> String {
     s
 }
 
-/// The scratch crate's manifest. Its release profile keeps debug assertions and overflow
-/// checks on (an arithmetic slip in generated code then panics instead of miscounting)
-/// and builds in parallel at a modest optimisation level: these solvers are small, and
-/// the build is most of the test's time.
-fn scratch_manifest() -> String {
-    let runtime = root().join("runtime");
-    format!(
-        "[package]\nname = \"fila-scratch\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nfila-runtime = {{ path = {:?} }}\n\n\
-         # Its own workspace, apart from the fila workspace it sits in.\n[workspace]\n\n\
-         [profile.release]\nopt-level = 1\ndebug-assertions = true\noverflow-checks = true\n\
-         codegen-units = 16\nincremental = true\n",
-        runtime.display().to_string()
-    )
-}
-
-/// Builds the scratch crate in `dir` with its own target directory under `target/`, so
-/// that its dependencies are built once and reused. Settings the outer `cargo test` may
-/// have set for its own build are removed.
-fn build_scratch(dir: &Path) -> PathBuf {
-    let target = dir.join("target");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .args(["build", "--release", "--quiet"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", &target);
-    for (key, _) in std::env::vars_os() {
-        let key = key.to_string_lossy().into_owned();
-        if key == "RUSTFLAGS"
-            || key == "CARGO_ENCODED_RUSTFLAGS"
-            || key == "CARGO_BUILD_TARGET_DIR"
-            || key.starts_with("CARGO_BUILD_")
-            || key.starts_with("CARGO_PROFILE_")
-            || key == "CARGO_MAKEFLAGS"
-            || key == "MAKEFLAGS"
-            || key == "MFLAGS"
-        {
-            command.env_remove(&key);
-        }
-    }
-    let start = Instant::now();
-    let output = command.output().expect("cargo runs");
-    eprintln!(
-        "built the scratch crate {} in {:.1} s",
-        dir.display(),
-        start.elapsed().as_secs_f64()
-    );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the scratch crate in {} does not build:\n{}",
-        dir.display(),
-        &stderr[stderr.len().saturating_sub(20_000)..]
-    );
-    target.join("release").join("fila-scratch")
-}
+/// The scratch crate's release profile: debug assertions and overflow checks on (an
+/// arithmetic slip in generated code then panics instead of miscounting), built in
+/// parallel at a modest optimisation level: these solvers are small, and the build is most
+/// of the test's time.
+const SCRATCH_PROFILE: &str = "[profile.release]\nopt-level = 1\ndebug-assertions = true\n\
+     overflow-checks = true\ncodegen-units = 16\nincremental = true\n";
 
 /// Random small puzzles, and the puzzles of more than 128 cells in `tests/puzzles/wide_*`
 /// (whose solvers use several 64-bit limbs per word): each generated solver is built into
@@ -928,22 +878,40 @@ fn build_scratch(dir: &Path) -> PathBuf {
 /// oracle in-process.
 #[test]
 fn random_puzzles_agree_with_the_oracle() {
-    let mut cases: Vec<(String, String)> = random_cases()
+    let mut cases: Vec<(String, String, Option<usize>)> = random_cases()
         .iter()
         .enumerate()
-        .map(|(k, case)| (case.label(k), case.text.clone()))
+        .map(|(k, case)| (case.label(k), case.text.clone(), None))
         .collect();
     for path in txt_files("tests/puzzles") {
         if stem(&path).starts_with("wide_") {
-            cases.push((format!("tests/puzzles/{}.txt", stem(&path)), read(&path)));
+            cases.push((
+                format!("tests/puzzles/{}.txt", stem(&path)),
+                read(&path),
+                None,
+            ));
         }
+    }
+    // Small boxes in wider words than they need (`--word-bits`, which the measurement of
+    // what wide words cost uses): the same counts.
+    for (name, bits) in [("pentomino_20x3", 128), ("one_sided_tetromino_7x4", 192)] {
+        let path = root().join(format!("tests/puzzles/{name}.txt"));
+        cases.push((format!("tests/puzzles/{name}.txt"), read(&path), Some(bits)));
     }
     let dir = root().join("target/fila-scratch");
     let src = dir.join("src");
-    let config = generator::Config::default();
+    // With the E stage in every solver, `--f-from` can move the switch in flat boxes too.
+    let config = generator::Config {
+        e_stage: true,
+        ..Default::default()
+    };
     let mut problems = Vec::new();
-    for (k, (label, text)) in cases.iter().enumerate() {
+    for (k, (label, text, word_bits)) in cases.iter().enumerate() {
         write_if_changed(&src.join(format!("p{k}.txt")), text);
+        let config = generator::Config {
+            word_bits: *word_bits,
+            ..config.clone()
+        };
         match generator::generate(label, text, &config) {
             Ok(code) => {
                 write_if_changed(&src.join(format!("p{k}.rs")), &code);
@@ -955,17 +923,27 @@ fn random_puzzles_agree_with_the_oracle() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    write_if_changed(&dir.join("Cargo.toml"), &scratch_manifest());
-    write_if_changed(&src.join("main.rs"), &scratch_main(cases.len()));
-    // The workspace's lock file pins the runtime's dependencies to the versions the
-    // workspace builds with, so that the scratch build needs no registry look-up (cargo
-    // then drops the entries it does not need, without rebuilding anything).
-    write_if_changed(&dir.join("Cargo.lock"), &read(&root().join("Cargo.lock")));
-    let exe = build_scratch(&dir);
+    // Its own target directory under `target/`, so that its dependencies are built once
+    // and reused.
+    let start = Instant::now();
+    let exe = xtask::scratch::build(
+        root(),
+        &dir,
+        &dir.join("target"),
+        "fila-scratch",
+        SCRATCH_PROFILE,
+        &scratch_main(cases.len()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "built the scratch crate {} in {:.1} s",
+        dir.display(),
+        start.elapsed().as_secs_f64()
+    );
 
     let start = Instant::now();
     let (mut runs, mut solutions) = (0, 0);
-    for (k, (label, text)) in cases.iter().enumerate() {
+    for (k, (label, text, _)) in cases.iter().enumerate() {
         let info = puzzle_info(label, text, &config);
         let mut modes = QUIET_MODES.to_vec();
         modes.retain(|m| !m.mirror || info.mirror.is_ok());
@@ -991,6 +969,22 @@ fn random_puzzles_agree_with_the_oracle() {
                     mode.args().join(" "),
                     src.join(format!("p{k}.txt")).display(),
                 ));
+            }
+        }
+        // The E heuristic at every level, and E for the first few pieces only: the same
+        // solutions in a different order.
+        let mode = Mode::new("#", false, false, false);
+        let there = oracle(&info, mode);
+        if there.count("SOLUTIONS") <= 5000 {
+            for f_from in ["0", "3"] {
+                let mut args = mode.args();
+                args.extend(["--f-from", f_from]);
+                let env = [("FILA_PUZZLE", k.to_string())];
+                let here = Outcome::of(&run_executable(&exe, &args, &env, Duration::from_secs(60)));
+                runs += 1;
+                for d in here.differences(&there) {
+                    problems.push(format!("p{k} {args:?} ({label}): {d}"));
+                }
             }
         }
         if problems.len() > 20 {

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 
 pub mod bench;
+pub mod scratch;
+pub mod tune;
 
 /// The workspace root (xtask lives one level below it).
 pub fn workspace_root() -> PathBuf {
@@ -23,6 +25,11 @@ pub enum Outcome {
 
 /// The options `generated/NAME.rs` was made with, or the defaults.
 pub fn recorded_config(root: &Path, puzzle: &Path) -> generator::Config {
+    recorded(root, puzzle).unwrap_or_default()
+}
+
+/// The options `generated/NAME.rs` was made with, when there is such a file.
+pub fn recorded(root: &Path, puzzle: &Path) -> Option<generator::Config> {
     let name = puzzle
         .file_stem()
         .and_then(|s| s.to_str())
@@ -30,7 +37,6 @@ pub fn recorded_config(root: &Path, puzzle: &Path) -> generator::Config {
     std::fs::read_to_string(root.join("generated").join(format!("{name}.rs")))
         .ok()
         .and_then(|code| generator::stamp::options(&code).and_then(generator::Config::from_options))
-        .unwrap_or_default()
 }
 
 /// The executable stub that makes `generated/NAME.rs` the binary `NAME`.
@@ -60,6 +66,76 @@ fn ensure_file(path: &Path, contents: &str, check: bool) -> Result<Option<Outcom
     Ok(Some(Outcome::Written(path.to_path_buf())))
 }
 
+/// A puzzle file as generation sees it.
+struct Source {
+    /// The file's stem, which names the generated solver and its executable.
+    name: String,
+    /// How diagnostics and the stamp name the file: `puzzles/NAME.txt` for the puzzles.
+    label: String,
+    text: String,
+    in_puzzles: bool,
+}
+
+impl Source {
+    fn read(root: &Path, file: &Path) -> Result<Source, String> {
+        let name = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| format!("error: bad file name {}\n", file.display()))?;
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || name.starts_with(|c: char| c.is_ascii_digit())
+        {
+            return Err(format!(
+                        "error: {}: a puzzle file's name must be a Rust identifier (letters, digits, _), as it names the executable\n",
+                        file.display()
+                ));
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("error: cannot read {}: {e}\n", file.display()))?;
+        let shown = format!("puzzles/{name}.txt");
+        let in_puzzles = file.canonicalize().ok() == root.join(&shown).canonicalize().ok();
+        let label = if in_puzzles {
+            shown
+        } else {
+            file.display().to_string()
+        };
+        Ok(Source {
+            name: name.to_string(),
+            label,
+            text,
+            in_puzzles,
+        })
+    }
+}
+
+/// Tunes the solver for the puzzle file `file` from `base` (see [`tune::tune`]),
+/// reporting the measurements to `log`. Returns the options to generate with.
+pub fn tune_one(
+    root: &Path,
+    file: &Path,
+    base: &generator::Config,
+    fixed: tune::Fixed,
+    log: &mut dyn std::io::Write,
+) -> Result<generator::Config, String> {
+    let source = Source::read(root, file)?;
+    tune::tune(
+        root,
+        &source.name,
+        &source.label,
+        &source.text,
+        base,
+        fixed,
+        log,
+    )
+    .map_err(|e| {
+        if e.ends_with('\n') {
+            e
+        } else {
+            format!("{e}\n")
+        }
+    })
+}
+
 /// Generates (or, with `check`, verifies) `generated/NAME.rs` and `src/bin/NAME.rs` for
 /// the puzzle file `file`. Errors come back rendered, `file:line:col: error: ...`.
 pub fn gen_one(
@@ -68,27 +144,13 @@ pub fn gen_one(
     config: &generator::Config,
     check: bool,
 ) -> Result<Outcome, String> {
-    let name = file
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or_else(|| format!("error: bad file name {}\n", file.display()))?;
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        || name.starts_with(|c: char| c.is_ascii_digit())
-    {
-        return Err(format!(
-            "error: {}: a puzzle file's name must be a Rust identifier (letters, digits, _), as it names the executable\n",
-            file.display()
-        ));
-    }
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("error: cannot read {}: {e}\n", file.display()))?;
-    let shown = format!("puzzles/{name}.txt");
-    let in_puzzles = file.canonicalize().ok() == root.join(&shown).canonicalize().ok();
-    let label = if in_puzzles {
-        shown
-    } else {
-        file.display().to_string()
-    };
+    let Source {
+        name,
+        label,
+        text,
+        in_puzzles,
+    } = Source::read(root, file)?;
+    let name = name.as_str();
     let code =
         generator::generate(&label, &text, config).map_err(|d| generator::diag::render(&d))?;
     let generated = root.join("generated").join(format!("{name}.rs"));

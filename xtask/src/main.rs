@@ -11,7 +11,7 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-const USAGE: &str = "usage: cargo xtask gen [--check] [-r PIECE] [--f-from N] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+const USAGE: &str = "usage: cargo xtask gen [--check | --tune] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,16 +40,26 @@ fn all_puzzles(root: &Path) -> Vec<PathBuf> {
 
 fn gen(args: &[String]) -> ExitCode {
     let root = root();
-    let mut check = false;
+    let (mut check, mut tune) = (false, false);
     let mut options: Vec<String> = Vec::new();
+    let mut fixed = xtask::tune::Fixed::default();
     let mut files = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--check" => check = true,
-            "-V" => options.push(a.clone()),
-            "-r" | "--f-from" | "-v" | "-p" => match it.next() {
-                Some(value) => options.extend([a.clone(), value.clone()]),
+            "--tune" => tune = true,
+            "-V" | "--e-stage" => {
+                fixed.volume_filter |= a == "-V";
+                options.push(a.clone());
+            }
+            "-r" | "--f-from" | "-v" | "-p" | "--word-bits" => match it.next() {
+                Some(value) => {
+                    fixed.f_from |= a == "--f-from";
+                    fixed.volume_backtrack |= a == "-v";
+                    fixed.parity |= a == "-p";
+                    options.extend([a.clone(), value.clone()]);
+                }
                 None => {
                     eprintln!("{USAGE}");
                     return ExitCode::from(2);
@@ -58,8 +68,12 @@ fn gen(args: &[String]) -> ExitCode {
             _ => files.push(PathBuf::from(a)),
         }
     }
+    if check && tune {
+        eprintln!("error: --check compares with the recorded options; --tune measures new ones");
+        return ExitCode::from(2);
+    }
     // Options given on the command line win; otherwise each puzzle keeps the options its
-    // generated file was made with.
+    // generated file was made with, and a new puzzle is tuned.
     let given = if options.is_empty() {
         None
     } else {
@@ -81,13 +95,35 @@ fn gen(args: &[String]) -> ExitCode {
             .map(|f| if f.exists() { f } else { root.join(f) })
             .collect()
     };
+    let mut configs = Vec::new();
+    for file in &files {
+        let recorded = xtask::recorded(&root, file);
+        let config = match (&given, recorded) {
+            (Some(given), _) if !tune => given.clone(),
+            (None, Some(recorded)) if !tune => recorded,
+            // A missing file is stale, whatever options it would be made with.
+            (None, None) if check => generator::Config::default(),
+            // Tuning: from what was given, or from the recorded filter piece alone.
+            (given, recorded) => {
+                let base = given.clone().unwrap_or_else(|| generator::Config {
+                    redundancy: recorded.unwrap_or_default().redundancy,
+                    ..Default::default()
+                });
+                match xtask::tune_one(&root, file, &base, fixed, &mut std::io::stdout()) {
+                    Ok(config) => config,
+                    Err(message) => {
+                        eprint!("{message}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+        };
+        configs.push(config);
+    }
     let mut failed = false;
     let mut stale = Vec::new();
-    for file in &files {
-        let config = given
-            .clone()
-            .unwrap_or_else(|| xtask::recorded_config(&root, file));
-        match xtask::gen_one(&root, file, &config, check) {
+    for (file, config) in files.iter().zip(&configs) {
+        match xtask::gen_one(&root, file, config, check) {
             Ok(xtask::Outcome::Fresh) => {}
             Ok(xtask::Outcome::Written(path)) => println!("wrote {}", path.display()),
             Ok(xtask::Outcome::Stale(path)) => stale.push(path),

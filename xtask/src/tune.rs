@@ -1,0 +1,512 @@
+//! `cargo xtask gen --tune`: chooses a generated solver's search order (where it switches
+//! from the E heuristic to F) and its default pruning (`-V`, `-v N`, `-p`) by measuring
+//! the solver itself.
+//!
+//! The solver is built once with the E stage (once more with the volume filter, when the
+//! filter drops images), so that `--f-from`, `-v` and `-p` can be set at run time; each
+//! setting is then measured by the solver's `--estimate`: Knuth's estimate of every
+//! subtree of the search and a timed full search of an even sample of them (see
+//! `runtime::estimate`). The sample is sized so that a measurement takes about
+//! [`BUDGET`] seconds of search; a puzzle that small is searched whole, and timed.
+//!
+//! The switch point is chosen first, then the volume backtrack, then the parity
+//! backtrack, each keeping the best found so far; the best few settings are measured
+//! again on a sample twice as large, and the fastest of that round wins. What the user
+//! gave on the command line is kept as given and not tuned.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+use generator::Config;
+
+/// Seconds of full search a measurement aims at.
+pub const BUDGET: f64 = 0.5;
+/// The fewest subtrees a measurement searches in full.
+const MIN_SAMPLE: usize = 32;
+/// Settings measured again in the final round.
+const FINALISTS: usize = 3;
+
+/// The settings given on the command line, which tuning keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fixed {
+    pub f_from: bool,
+    pub volume_filter: bool,
+    pub volume_backtrack: bool,
+    pub parity: bool,
+}
+
+/// One setting of the tuned options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub volume_filter: bool,
+    pub f_from: usize,
+    pub volume_backtrack: Option<usize>,
+    /// The parity backtrack, at the volume backtrack's threshold (every level without it).
+    pub parity: bool,
+}
+
+impl Setting {
+    /// The solver's run-time options for this setting.
+    fn args(&self) -> Vec<String> {
+        vec![
+            "--f-from".to_string(),
+            self.f_from.to_string(),
+            "-v".to_string(),
+            self.volume_backtrack
+                .map_or_else(|| "off".to_string(), |n| n.to_string()),
+            format!("-p={}", self.parity),
+        ]
+    }
+
+    /// The generator options that make this setting the solver's default.
+    fn apply(&self, base: &Config) -> Config {
+        let mut config = base.clone();
+        config.e_stage = false;
+        config.f_from = Some(self.f_from);
+        config.pruning.volume_filter = self.volume_filter;
+        config.pruning.volume_backtrack = self.volume_backtrack;
+        config.pruning.parity_backtrack = self.parity.then(|| self.volume_backtrack.unwrap_or(0));
+        config
+    }
+}
+
+impl std::fmt::Display for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "-V={:<5} --f-from {:<2} -v {:<3} -p={:<5}",
+            self.volume_filter,
+            self.f_from,
+            self.volume_backtrack
+                .map_or_else(|| "off".to_string(), |n| n.to_string()),
+            self.parity
+        )
+    }
+}
+
+/// One measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    pub setting: Setting,
+    /// One thread's estimated time for the whole search.
+    pub seconds: f64,
+    pub fits: f64,
+    pub subtrees: usize,
+}
+
+/// Runs `exe --estimate=sample` with `setting`, `repeats` times; keeps the least time.
+fn measure(
+    exe: &Path,
+    setting: &Setting,
+    sample: usize,
+    repeats: usize,
+) -> Result<Measured, String> {
+    let mut best = measure_once(exe, setting, sample)?;
+    for _ in 1..repeats {
+        let m = measure_once(exe, setting, sample)?;
+        if m.seconds < best.seconds {
+            best = m;
+        }
+    }
+    Ok(best)
+}
+
+fn measure_once(exe: &Path, setting: &Setting, sample: usize) -> Result<Measured, String> {
+    let output = Command::new(exe)
+        .arg(format!("--estimate={sample}"))
+        .args(setting.args())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(format!(
+            "{} {setting} failed:\n{stdout}{}",
+            exe.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let value = |key: &str| -> Result<f64, String> {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("{}: no {key} in its estimate:\n{stdout}", exe.display()))
+    };
+    Ok(Measured {
+        setting: setting.clone(),
+        seconds: value("ESTIMATED_SECONDS")?,
+        fits: value("ESTIMATED_FITS")?,
+        subtrees: value("SUBTREES")? as usize,
+    })
+}
+
+/// The sample that makes a measurement take about [`BUDGET`] seconds, from a first
+/// measurement: everything when the whole search is that short.
+pub fn sample_size(first: &Measured) -> usize {
+    let per_subtree = first.seconds / first.subtrees.max(1) as f64;
+    if per_subtree <= 0.0 {
+        return first.subtrees;
+    }
+    ((BUDGET / per_subtree).ceil() as usize).clamp(MIN_SAMPLE.min(first.subtrees), first.subtrees)
+}
+
+/// The fastest measurement, the first among equals.
+pub fn fastest(measured: &[Measured]) -> Option<&Measured> {
+    measured
+        .iter()
+        .reduce(|best, m| if m.seconds < best.seconds { m } else { best })
+}
+
+/// The thresholds tried for the volume backtrack: off, and every level from which it can
+/// apply (with `pieces - 2` or more it never would: a backtrack applies while more than
+/// its threshold are left, and the first piece is placed before any test).
+pub fn thresholds(pieces: usize) -> Vec<Option<usize>> {
+    std::iter::once(None)
+        .chain((0..pieces.saturating_sub(2)).map(Some))
+        .collect()
+}
+
+/// Measured differences smaller than this fraction are taken for noise.
+pub const MARGIN: f64 = 0.05;
+
+/// Whether the pruning of `m` cuts the placements of `without` (the same setting without
+/// it) down by more than a percent: otherwise its tests are pure cost.
+pub fn prunes(m: &Measured, without: &Measured) -> bool {
+    m.fits < without.fits * 0.99
+}
+
+/// How much a setting does at run time, for choosing between settings whose times differ
+/// by less than [`MARGIN`]: the parity backtrack, then the volume backtrack at more
+/// levels, cost more.
+fn work(setting: &Setting) -> (bool, usize) {
+    (
+        setting.parity,
+        setting.volume_backtrack.map_or(0, |n| usize::MAX - n),
+    )
+}
+
+/// The setting to keep from `round`, whose first entry is the one measured against (the
+/// default, or the best so far): the fastest, unless settings within [`MARGIN`] of it do
+/// less at run time or are that first entry; then the fastest of those.
+pub fn choose(round: &[Measured]) -> Option<&Measured> {
+    let best = fastest(round)?;
+    let first = &round[0].setting;
+    round
+        .iter()
+        .filter(|m| m.seconds <= best.seconds * (1.0 + MARGIN))
+        .min_by(|a, b| {
+            work(&a.setting)
+                .cmp(&work(&b.setting))
+                .then((a.setting != *first).cmp(&(b.setting != *first)))
+                .then(a.seconds.total_cmp(&b.seconds))
+        })
+}
+
+/// Tunes the solver for the puzzle `text` (named `label`, written to `generated/NAME.rs`),
+/// starting from `base` and keeping what `fixed` says was given. Writes the measurements
+/// to `log`; returns the options to generate with.
+pub fn tune(
+    root: &Path,
+    name: &str,
+    label: &str,
+    text: &str,
+    base: &Config,
+    fixed: Fixed,
+    log: &mut dyn Write,
+) -> Result<Config, String> {
+    // The puzzle's own errors come out as generation would report them.
+    generator::generate(label, text, base).map_err(|d| generator::diag::render(&d))?;
+    let puzzles = generator::load(label, text).map_err(|d| generator::diag::render(&d))?;
+    let puzzle = &puzzles[0];
+    let pieces = puzzle.mobile_pieces();
+    let filters = if fixed.volume_filter {
+        vec![base.pruning.volume_filter]
+    } else if puzzle.clone().volume_filter() > 0 {
+        vec![false, true]
+    } else {
+        // The filter drops nothing here: it cannot change the search.
+        vec![false]
+    };
+    let start = std::time::Instant::now();
+    let mut exes = Vec::new();
+    for &filter in &filters {
+        let mut config = base.clone();
+        config.e_stage = true;
+        config.pruning = runtime::Pruning {
+            volume_filter: filter,
+            ..Default::default()
+        };
+        let code =
+            generator::generate(label, text, &config).map_err(|d| generator::diag::render(&d))?;
+        let variant = if filter { "volume-filter" } else { "plain" };
+        let package = format!("tune-{}-{variant}", name.replace('_', "-"));
+        let _ = writeln!(log, "building {package} (the solver with the E stage)");
+        let exe = crate::scratch::build(
+            root,
+            &root.join("target/tune").join(&package),
+            &root.join("target/tune/target"),
+            &package,
+            crate::scratch::RELEASE,
+            &code,
+        )?;
+        exes.push((filter, exe));
+    }
+    let exe_for = |filter: bool| {
+        &exes
+            .iter()
+            .find(|(f, _)| *f == filter)
+            .expect("a build per filter setting")
+            .1
+    };
+
+    let default_f_from = base
+        .f_from
+        .unwrap_or_else(|| generator::lower::default_f_from(puzzle))
+        .min(pieces);
+    let first = Setting {
+        volume_filter: filters[0],
+        f_from: default_f_from,
+        volume_backtrack: if fixed.volume_backtrack {
+            base.pruning.volume_backtrack
+        } else {
+            None
+        },
+        parity: fixed.parity && base.pruning.parity_backtrack.is_some(),
+    };
+    let probe = measure(exe_for(first.volume_filter), &first, MIN_SAMPLE, 1)?;
+    // A search shorter than the budget is searched whole, whatever the setting's split.
+    let sample = match sample_size(&probe) {
+        n if n >= probe.subtrees => usize::MAX,
+        n => n,
+    };
+    // A search shorter than the budget is run whole, several times.
+    let repeats = if sample == usize::MAX {
+        (BUDGET / probe.seconds.max(1e-6)).clamp(1.0, 10.0) as usize
+    } else {
+        1
+    };
+    let _ = writeln!(
+        log,
+        "{label}: {pieces} pieces, {} subtrees; each setting {}, best of {repeats} \
+         (one thread's seconds, placements that fit):",
+        probe.subtrees,
+        if sample == usize::MAX {
+            "searched whole".to_string()
+        } else {
+            format!("estimated with {sample} subtrees searched in full")
+        }
+    );
+    let mut all: Vec<Measured> = Vec::new();
+    let mut run = |setting: Setting, all: &mut Vec<Measured>| -> Result<Measured, String> {
+        if let Some(m) = all.iter().find(|m| m.setting == setting) {
+            return Ok(m.clone());
+        }
+        let m = measure(exe_for(setting.volume_filter), &setting, sample, repeats)?;
+        let _ = writeln!(log, "  {setting}  {:>10.4} s  {:>14.0}", m.seconds, m.fits);
+        all.push(m.clone());
+        Ok(m)
+    };
+    // With F from `pieces - 1` on, every level below the first uses F: one setting.
+    let f_froms: Vec<usize> = if fixed.f_from {
+        vec![default_f_from]
+    } else {
+        (0..pieces.saturating_sub(1)).chain([pieces]).collect()
+    };
+    // The settings still in the running: a backtrack that does not cut the placements
+    // down can only cost time, however its measurement came out.
+    let mut contenders: Vec<Measured> = Vec::new();
+    for &filter in &filters {
+        let unpruned = Setting {
+            volume_filter: filter,
+            ..first.clone()
+        };
+        // The default first: it stays unless another is clearly faster.
+        let mut round = Vec::new();
+        for &f_from in
+            std::iter::once(&default_f_from).chain(f_froms.iter().filter(|&&f| f != default_f_from))
+        {
+            round.push(run(
+                Setting {
+                    f_from,
+                    ..unpruned.clone()
+                },
+                &mut all,
+            )?);
+        }
+        let mut best = choose(&round).expect("a setting").clone();
+        contenders.extend(round);
+        if !fixed.volume_backtrack {
+            let mut round = vec![best.clone()];
+            for volume_backtrack in thresholds(pieces) {
+                let m = run(
+                    Setting {
+                        volume_backtrack,
+                        ..best.setting.clone()
+                    },
+                    &mut all,
+                )?;
+                if prunes(&m, &best) {
+                    round.push(m);
+                }
+            }
+            best = choose(&round).expect("a setting").clone();
+            contenders.extend(round);
+        }
+        if !fixed.parity && !best.setting.parity {
+            let m = run(
+                Setting {
+                    parity: true,
+                    ..best.setting.clone()
+                },
+                &mut all,
+            )?;
+            if prunes(&m, &best) {
+                contenders.push(m);
+            }
+        }
+    }
+    // The best few again, on a sample eight times as large (or the whole search, twice):
+    // the fastest of many noisy measurements is likely to have been lucky. The best of
+    // the first round is measured first, as the one to beat.
+    contenders.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    contenders.dedup_by(|a, b| a.setting == b.setting);
+    contenders.truncate(FINALISTS);
+    let again = if sample == usize::MAX {
+        sample
+    } else {
+        sample * 8
+    };
+    let _ = writeln!(log, "the best {} again:", contenders.len());
+    let mut finals = Vec::new();
+    for m in &contenders {
+        let f = measure(
+            exe_for(m.setting.volume_filter),
+            &m.setting,
+            again,
+            repeats.max(2),
+        )?;
+        let _ = writeln!(
+            log,
+            "  {}  {:>10.4} s  {:>14.0}",
+            f.setting, f.seconds, f.fits
+        );
+        finals.push(f);
+    }
+    let winner = choose(&finals).expect("finalists").setting.clone();
+    let config = winner.apply(base);
+    let _ = writeln!(
+        log,
+        "chosen: {} ({} settings measured in {:.1} s)",
+        config.options(),
+        all.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(seconds: f64, f_from: usize) -> Measured {
+        Measured {
+            setting: Setting {
+                volume_filter: false,
+                f_from,
+                volume_backtrack: None,
+                parity: false,
+            },
+            seconds,
+            fits: 0.0,
+            subtrees: 1000,
+        }
+    }
+
+    #[test]
+    fn the_fastest_wins_and_the_first_among_equals() {
+        let m = [
+            measured(2.0, 1),
+            measured(1.0, 2),
+            measured(1.0, 3),
+            measured(3.0, 4),
+        ];
+        assert_eq!(fastest(&m).unwrap().setting.f_from, 2);
+        assert!(fastest(&[]).is_none());
+    }
+
+    #[test]
+    fn samples_take_about_the_budget() {
+        // 1000 subtrees of 10 ms each: 50 of them make half a second.
+        assert_eq!(sample_size(&measured(10.0, 0)), 50);
+        // A search shorter than the budget is searched whole.
+        assert_eq!(sample_size(&measured(0.2, 0)), 1000);
+        // A long one still samples a few dozen subtrees.
+        assert_eq!(sample_size(&measured(1e6, 0)), MIN_SAMPLE);
+    }
+
+    #[test]
+    fn pruning_must_cut_placements() {
+        let with_fits = |fits| Measured {
+            fits,
+            ..measured(1.0, 0)
+        };
+        assert!(prunes(&with_fits(98.0), &with_fits(100.0)));
+        assert!(!prunes(&with_fits(99.5), &with_fits(100.0)));
+        assert!(!prunes(&with_fits(100.0), &with_fits(100.0)));
+    }
+
+    #[test]
+    fn every_threshold_that_can_act() {
+        assert_eq!(thresholds(5), [None, Some(0), Some(1), Some(2)]);
+        assert_eq!(thresholds(2), [None]);
+    }
+
+    #[test]
+    fn within_the_margin_the_setting_that_does_less_wins() {
+        let with = |seconds, volume_backtrack, parity| Measured {
+            setting: Setting {
+                volume_backtrack,
+                parity,
+                ..measured(0.0, 0).setting
+            },
+            ..measured(seconds, 0)
+        };
+        let round = [
+            with(1.00, Some(2), true),
+            with(1.01, Some(2), false),
+            with(1.02, None, false),
+        ];
+        assert_eq!(choose(&round).unwrap().setting.volume_backtrack, None);
+        let round = [
+            with(1.00, Some(2), true),
+            with(1.01, Some(5), false),
+            with(1.10, None, false),
+        ];
+        assert_eq!(choose(&round).unwrap().setting.volume_backtrack, Some(5));
+        let round = [with(1.00, Some(2), true), with(1.06, Some(5), false)];
+        assert!(choose(&round).unwrap().setting.parity);
+        // Settings that do as much: the first, unless another is clearly faster.
+        let round = [measured(1.04, 0), measured(1.00, 1), measured(1.01, 2)];
+        assert_eq!(choose(&round).unwrap().setting.f_from, 0);
+        let round = [measured(1.06, 0), measured(1.00, 1), measured(1.01, 2)];
+        assert_eq!(choose(&round).unwrap().setting.f_from, 1);
+    }
+
+    #[test]
+    fn a_setting_becomes_generator_options() {
+        let base = Config::from_options("-r L").unwrap();
+        let s = Setting {
+            volume_filter: true,
+            f_from: 3,
+            volume_backtrack: Some(6),
+            parity: true,
+        };
+        assert_eq!(s.apply(&base).options(), "-r L --f-from 3 -V -v 6 -p 6");
+        let s = Setting {
+            volume_backtrack: None,
+            ..s
+        };
+        assert_eq!(s.apply(&base).options(), "-r L --f-from 3 -V -p 0");
+    }
+}
