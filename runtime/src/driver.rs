@@ -41,6 +41,7 @@ pub struct UsageError(pub String);
 
 /// The plan for one run, resolved from the options: which group, which first images,
 /// which checks.
+#[derive(Clone)]
 pub struct Plan<'a> {
     pub symmetry_name: &'a str,
     pub group: &'a [Element],

@@ -167,6 +167,13 @@ pub struct Options {
           default_missing_value = "32")]
     pub estimate: Option<usize>,
 
+    /// With --estimate: split the search and walk it without the volume and parity
+    /// backtracks, and apply them only in the sampled subtrees, so that estimates with
+    /// different backtracks share their subtrees and compare pairwise (for tuning; the
+    /// counts are then not exact)
+    #[arg(long, hide = true)]
+    pub estimate_split_unpruned: bool,
+
     /// polycube filter and heuristic flags (-P, -F, -R, -o, -n); accepted and ignored
     #[arg(short = 'P', short_aliases = ['F', 'R', 'n'], long = "polycube-flag", hide = true,
           action = ArgAction::Count)]

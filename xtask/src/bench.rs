@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 /// One thing to time.
 struct Entry {
     puzzle: &'static str,
-    solver: &'static str,
+    solver: String,
     program: PathBuf,
     args: Vec<String>,
     expected: u64,
@@ -58,6 +58,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut runs = 7usize;
     let mut slow = true;
     let mut save = false;
+    let mut words = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -70,13 +71,17 @@ pub fn main(args: &[String]) -> ExitCode {
             },
             "--quick" => slow = false,
             "--save" => save = true,
+            "--words" => words = true,
             other => {
-                eprintln!("unknown option {other}; usage: cargo xtask bench [--runs N] [--quick] [--save]");
+                eprintln!("unknown option {other}; usage: cargo xtask bench [--runs N] [--quick] [--save] [--words]");
                 return ExitCode::from(2);
             }
         }
     }
     let root = crate::workspace_root();
+    if words {
+        return word_bench(&root, runs);
+    }
     eprintln!("building the solvers (release)...");
     let status = Command::new(env!("CARGO"))
         .args(["build", "--release", "--bins", "--examples"])
@@ -87,9 +92,9 @@ pub fn main(args: &[String]) -> ExitCode {
         return ExitCode::from(1);
     }
     let bin = root.join("target/release");
-    let entry = |puzzle, solver, program: PathBuf, args: &[&str], expected| Entry {
+    let entry = |puzzle, solver: &str, program: PathBuf, args: &[&str], expected| Entry {
         puzzle,
-        solver,
+        solver: solver.to_string(),
         program,
         args: args.iter().map(|s| s.to_string()).collect(),
         expected,
@@ -206,21 +211,9 @@ pub fn main(args: &[String]) -> ExitCode {
             9839,
         ));
     }
-    for round in 0..runs {
-        for e in entries.iter_mut() {
-            // Entries longer than ten seconds are timed three times at most.
-            if round >= 3 && e.times.first().is_some_and(|t| t.as_secs() >= 10) {
-                continue;
-            }
-            match run_once(e, &root) {
-                Ok(t) => e.times.push(t),
-                Err(message) => {
-                    eprintln!("error: {message}");
-                    return ExitCode::from(1);
-                }
-            }
-        }
-        eprintln!("round {}/{runs} done", round + 1);
+    if let Err(message) = time_interleaved(&mut entries, &root, runs) {
+        eprintln!("error: {message}");
+        return ExitCode::from(1);
     }
     let find = |puzzle: &str, solver: &str| {
         entries
@@ -288,6 +281,120 @@ pub fn main(args: &[String]) -> ExitCode {
         }
         eprintln!("wrote {}", path.display());
     }
+    ExitCode::SUCCESS
+}
+
+/// Runs every entry `runs` times, round by round, so that machine noise falls on all alike.
+/// Entries longer than ten seconds are timed three times at most.
+fn time_interleaved(entries: &mut [Entry], root: &Path, runs: usize) -> Result<(), String> {
+    for round in 0..runs {
+        for e in entries.iter_mut() {
+            if round >= 3 && e.times.first().is_some_and(|t| t.as_secs() >= 10) {
+                continue;
+            }
+            let t = run_once(e, root)?;
+            e.times.push(t);
+        }
+        eprintln!("round {}/{runs} done", round + 1);
+    }
+    Ok(())
+}
+
+/// `--words`: what a wider word than the box needs costs. The generated 10x6 (60 cells)
+/// and one-sided 30x3 (90 cells) solvers, with their recorded options, are built in
+/// scratch crates with their own word and with wider ones (`--word-bits`), and timed side
+/// by side. Puzzles of more than 128 cells get the wide words; the other way to run them
+/// (the generic engine placing pieces until the rest fits a narrower word) can gain at
+/// most what the narrower word saves below, while the generic engine pays far more per
+/// placement above.
+fn word_bench(root: &Path, runs: usize) -> ExitCode {
+    let variants: [(&'static str, u64, &[usize]); 2] = [
+        ("pentomino_10x6", 2339, &[0, 128, 192, 256]),
+        ("one_sided_30x3", 46, &[0, 192, 256]),
+    ];
+    let mut entries = Vec::new();
+    for (name, expected, widths) in variants {
+        let file = root.join(format!("puzzles/{name}.txt"));
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", file.display());
+                return ExitCode::from(1);
+            }
+        };
+        let recorded = crate::recorded_config(root, &file);
+        for &bits in widths {
+            let config = generator::Config {
+                word_bits: (bits > 0).then_some(bits),
+                ..recorded.clone()
+            };
+            let label = format!("puzzles/{name}.txt");
+            let code = match generator::generate(&label, &text, &config) {
+                Ok(code) => code,
+                Err(d) => {
+                    eprint!("{}", generator::diag::render(&d));
+                    return ExitCode::from(1);
+                }
+            };
+            let word = code
+                .lines()
+                .find_map(|l| l.strip_prefix("type Word = "))
+                .unwrap_or("?;")
+                .trim_end_matches(';')
+                .to_string();
+            let package = format!("words-{}-{bits}", name.replace('_', "-"));
+            eprintln!("building {package} (Word = {word})...");
+            let exe = match crate::scratch::build(
+                root,
+                &root.join("target/words").join(&package),
+                &root.join("target/words/target"),
+                &package,
+                crate::scratch::RELEASE,
+                &code,
+            ) {
+                Ok(exe) => exe,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            entries.push(Entry {
+                puzzle: name,
+                solver: if bits == 0 {
+                    format!("own word ({word})")
+                } else {
+                    format!("{bits}-bit word ({word})")
+                },
+                program: exe,
+                args: ["-q", "-i", "--threads", "1"].map(String::from).to_vec(),
+                expected,
+                times: Vec::new(),
+            });
+        }
+    }
+    if let Err(message) = time_interleaved(&mut entries, root, runs) {
+        eprintln!("error: {message}");
+        return ExitCode::from(1);
+    }
+    let mut table = String::from(
+        "| puzzle | solver | median | min | ratio to own word |\n|---|---|---|---|---|\n",
+    );
+    for e in &entries {
+        let own = entries
+            .iter()
+            .find(|o| o.puzzle == e.puzzle)
+            .map(|o| median(&o.times).as_secs_f64())
+            .unwrap_or(f64::NAN);
+        table.push_str(&format!(
+            "| {} | {} | {} | {} | {:.3} |\n",
+            e.puzzle,
+            e.solver,
+            ms(median(&e.times)),
+            ms(e.times.iter().min().copied().unwrap_or_default()),
+            median(&e.times).as_secs_f64() / own
+        ));
+    }
+    println!("{table}");
     ExitCode::SUCCESS
 }
 

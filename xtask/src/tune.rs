@@ -10,7 +10,10 @@
 //! [`BUDGET`] seconds of search; a puzzle that small is searched whole, and timed.
 //!
 //! The switch point is chosen first, then the volume backtrack, then the parity
-//! backtrack, each keeping the best found so far; the best few settings are measured
+//! backtrack, each keeping the best found so far. The backtracks are measured on the
+//! subtrees and sample of the search without them (`--estimate-split-unpruned`), so that
+//! what they save is measured on the same work; one is kept only when it cuts the
+//! placements. the best few settings are measured
 //! again on a sample twice as large, and the fastest of that round wins. What the user
 //! gave on the command line is kept as given and not tuned.
 
@@ -113,8 +116,11 @@ fn measure(
 }
 
 fn measure_once(exe: &Path, setting: &Setting, sample: usize) -> Result<Measured, String> {
+    // Split and walked without the backtracks, so that settings that differ only in
+    // their backtracks are measured on the same subtrees, pairwise.
     let output = Command::new(exe)
         .arg(format!("--estimate={sample}"))
+        .arg("--estimate-split-unpruned")
         .args(setting.args())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
@@ -368,21 +374,44 @@ pub fn tune(
     }
     // The best few again, on a sample eight times as large (or the whole search, twice):
     // the fastest of many noisy measurements is likely to have been lucky. The best of
-    // the first round is measured first, as the one to beat.
+    // the first round is measured first, as the one to beat. Each finalist's setting
+    // without the backtracks tuning added is measured too: a backtrack must be seen to
+    // cut placements in the larger measurement as well.
     contenders.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
     contenders.dedup_by(|a, b| a.setting == b.setting);
     contenders.truncate(FINALISTS);
+    let unpruned = |s: &Setting| Setting {
+        volume_backtrack: if fixed.volume_backtrack {
+            s.volume_backtrack
+        } else {
+            None
+        },
+        parity: fixed.parity && s.parity,
+        ..s.clone()
+    };
+    let mut settings: Vec<Setting> = Vec::new();
+    for m in &contenders {
+        for s in [m.setting.clone(), unpruned(&m.setting)] {
+            if !settings.contains(&s) {
+                settings.push(s);
+            }
+        }
+    }
     let again = if sample == usize::MAX {
         sample
     } else {
         sample * 8
     };
-    let _ = writeln!(log, "the best {} again:", contenders.len());
+    let _ = writeln!(
+        log,
+        "the best {} again, with the same without backtracks:",
+        contenders.len()
+    );
     let mut finals = Vec::new();
-    for m in &contenders {
+    for setting in &settings {
         let f = measure(
-            exe_for(m.setting.volume_filter),
-            &m.setting,
+            exe_for(setting.volume_filter),
+            setting,
             again,
             repeats.max(2),
         )?;
@@ -393,6 +422,18 @@ pub fn tune(
         );
         finals.push(f);
     }
+    let finals: Vec<Measured> = finals
+        .iter()
+        .filter(|f| {
+            let base = unpruned(&f.setting);
+            base == f.setting
+                || finals
+                    .iter()
+                    .find(|g| g.setting == base)
+                    .is_some_and(|g| prunes(f, g))
+        })
+        .cloned()
+        .collect();
     let winner = choose(&finals).expect("finalists").setting.clone();
     let config = winner.apply(base);
     let _ = writeln!(
