@@ -383,6 +383,19 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         .entries
         .iter()
         .map(|&i| Literal::u8_unsuffixed(ir.image_shapes[i as usize] as u8));
+    // With 64-bit words the lists are walked eight at a time (`try_table`): seven entries
+    // past the last set (never counted) let its last eight be loaded at once.
+    let lanes = ir.f_table.is_some();
+    let pad = if lanes { 7 } else { 0 };
+    let n_entries = Literal::usize_unsuffixed(e.entries.len() + pad);
+    let entries = entries.chain((0..pad).map(|_| Literal::u16_unsuffixed(0)));
+    let entry_shapes = entry_shapes.chain((0..pad).map(|_| Literal::u8_unsuffixed(0)));
+    let padding_mask = if lanes {
+        let l = Literal::u64_unsuffixed(Mask::low_bits(ir.cells).low_u128() as u64);
+        (0..pad).map(|_| quote! { #l }).collect()
+    } else {
+        Vec::new()
+    };
     let entry_masks = e.entries.iter().map(|&i| {
         let m = ir.masks[i as usize];
         match ir.word {
@@ -397,6 +410,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             Word::Wide(_) => word_literal(ir.word, m),
         }
     });
+    let entry_masks = entry_masks.chain(padding_mask);
     let fewest_neighbours = match &ir.shifts {
         Some(shifts) => {
             // Count each cell's open neighbours in three bit-sliced counters, a full adder
@@ -456,6 +470,11 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             }
         },
     };
+    let try_best = if lanes {
+        quote! { self.try_table(ctx, occ, avail, left, &E_MASKS, &E_ENTRIES, &E_SHAPES, start, end); }
+    } else {
+        quote! { self.try_list(ctx, occ, avail, left, &E_MASKS[start..end], &E_ENTRIES[start..end], &E_SHAPES[start..end]); }
+    };
     let items = quote! {
         /// Chooses the target by the E heuristic of the FILA article: among the open cells
         /// with the fewest open neighbours, the one where the fewest images fit; then tries
@@ -484,47 +503,93 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                 }
             }
             let (start, end) = (E_INDEX[best_set] as usize, E_INDEX[best_set + 1] as usize);
-            self.try_list(ctx, occ, avail, left, &E_MASKS[start..end], &E_ENTRIES[start..end], &E_SHAPES[start..end]);
+            #try_best
+        }
+    };
+    let e_fns = if lanes {
+        let nmasks = e.neighbours.iter().map(|n| {
+            let m = n.iter().fold(0u64, |m, &c| m | 1 << c);
+            hex_literal(64, m as u128)
+        });
+        quote! {
+            /// Each cell's neighbours as a mask: bit k of the cell's index is the occupancy
+            /// of the k-th lowest.
+            const E_NEIGHBOUR_MASK: &[Word] = &[#(#nmasks),*];
+
+            /// The image list set of cell `c` for the present state of its neighbours (NOF).
+            #[inline(always)]
+            fn e_set(c: usize, occ: Word) -> usize {
+                E_SET_BASE[c] as usize + gather(occ, E_NEIGHBOUR_MASK[c])
+            }
+
+            /// The number of images of available shapes that fit in set `set`, eight at a
+            /// time without a branch per image.
+            #[inline(always)]
+            fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
+                let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
+                let o = Lanes::splat(occ);
+                let mut fits = 0;
+                let mut at = start;
+                while at < end {
+                    let m = Lanes::load(E_MASKS[at..at + 8].try_into().unwrap());
+                    let valid = if end - at >= 8 { 0xff } else { (1u8 << (end - at)) - 1 };
+                    let available = Lanes::available(avail, E_SHAPES[at..at + 8].try_into().unwrap());
+                    fits += (available & valid & (o & m).zero_lanes()).count_ones();
+                    at += 8;
+                }
+                fits
+            }
+        }
+    } else {
+        quote! {
+            /// The image list set of cell `c` for the present state of its neighbours (NOF).
+            #[inline(always)]
+            fn e_set(c: usize, occ: Word) -> usize {
+                let mut ilsi = 0;
+                for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
+                    ilsi |= bit_at(occ, n as u32) << k;
+                }
+                E_SET_BASE[c] as usize + ilsi
+            }
+
+            /// The number of images of available shapes that fit in set `set`, counted
+            /// without a branch per image so that the loop vectorises.
+            #[inline(always)]
+            fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
+                let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
+                E_MASKS[start..end]
+                    .iter()
+                    .zip(&E_SHAPES[start..end])
+                    .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == ZERO) as u32)
+                    .sum()
+            }
+        }
+    };
+    let e_neighbours = if lanes {
+        quote! {}
+    } else {
+        quote! {
+            /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
+            const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
         }
     };
     let tables = quote! {
         /// Use the F heuristic when this many pieces or fewer are left, E before.
         const F_FROM: usize = #f_from;
         #neighbour_masks
-        /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
-        const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
+        #e_neighbours
         /// The first image list set of each cell.
         const E_SET_BASE: &[u32] = &[#(#set_base),*];
         /// Set t's images are `E_ENTRIES[E_INDEX[t]..E_INDEX[t + 1]]`, by shape.
         const E_INDEX: &[u32] = &[#(#index),*];
         /// The images of every E image list set.
-        const E_ENTRIES: &[u16] = &[#(#entries),*];
+        static E_ENTRIES: [u16; #n_entries] = [#(#entries),*];
         /// Their occupancy masks.
-        const E_MASKS: &[Word] = &[#(#entry_masks),*];
+        static E_MASKS: [Word; #n_entries] = [#(#entry_masks),*];
         /// Their shapes.
-        const E_SHAPES: &[u8] = &[#(#entry_shapes),*];
+        static E_SHAPES: [u8; #n_entries] = [#(#entry_shapes),*];
 
-        /// The image list set of cell `c` for the present state of its neighbours (NOF).
-        #[inline(always)]
-        fn e_set(c: usize, occ: Word) -> usize {
-            let mut ilsi = 0;
-            for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
-                ilsi |= bit_at(occ, n as u32) << k;
-            }
-            E_SET_BASE[c] as usize + ilsi
-        }
-
-        /// The number of images of available shapes that fit in set `set`, counted without
-        /// a branch per image so that the loop vectorises.
-        #[inline(always)]
-        fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
-            let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
-            E_MASKS[start..end]
-                .iter()
-                .zip(&E_SHAPES[start..end])
-                .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == ZERO) as u32)
-                .sum()
-        }
+        #e_fns
     };
     (switch, items, tables)
 }
@@ -835,7 +900,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             },
         ),
     };
-    // `Set` and `try_set` serve the cell functions; `try_list` them and the E stage.
+    // `Set`, `try_set` and `try_list` serve the cell functions and the E stage of words
+    // wider than 64 bits; 64-bit words use `try_table` throughout.
     let cells_code = ir.f_table.is_none();
     let set_struct = if cells_code {
         quote! {
@@ -863,7 +929,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     } else {
         quote! {}
     };
-    let try_list = if cells_code || ir.e_stage.is_some() {
+    let try_list = if cells_code {
         quote! {
             /// Tries every image of a list whose shape is available: the fits are found
             /// without a branch per image (the tests vectorise), then each is placed.

@@ -137,8 +137,9 @@ pub struct FTable {
 pub struct EStage {
     /// Use F when this many pieces or fewer are left.
     pub f_from: usize,
-    /// Each cell's neighbours, in `DIRECTIONS` order; bit k of the cell's index is the
-    /// occupancy of `neighbours[c][k]`.
+    /// Each cell's neighbours, in ascending order (so that the index can be gathered
+    /// from the word at once); bit k of the cell's index is the occupancy of
+    /// `neighbours[c][k]`.
     pub neighbours: Vec<Vec<u16>>,
     /// The first image list set of each cell (a cell with k neighbours has 2^k).
     pub set_base: Vec<u32>,
@@ -355,10 +356,12 @@ fn e_stage(
         .cells
         .iter()
         .map(|&c| {
-            DIRECTIONS
+            let mut n: Vec<u16> = DIRECTIONS
                 .iter()
                 .filter_map(|&(d, _)| cell_of([c[0] + d[0], c[1] + d[1], c[2] + d[2]]))
-                .collect()
+                .collect();
+            n.sort_unstable();
+            n
         })
         .collect();
     let mut set_base = Vec::with_capacity(cells + 1);
