@@ -112,8 +112,10 @@ pub struct Ir {
 }
 
 /// The most cells whose occupancy selects a cell's image list set in an [`FTable`].
-/// Measured on 10x6 against a contiguous window of the cells after the target: 6
-/// chosen cells (3,444 sets) took 28.0 ms, 8 (13,300 sets) 27.7 ms, 4 (900 sets) 29.3 ms.
+/// Measured on 10x6 (interleaved runs, minimum): the two open neighbours of the FILA
+/// article's index took 32.2 ms, the 6 to 7 cells after the target 29.3 to 28.9 ms, 4
+/// chosen cells 29.3 ms and 6 chosen cells (3,444 sets) 28.0 ms; with the AVX-512 test, 5,
+/// 6, 7 and 8 chosen cells all took 23.0 to 23.4 ms (Tetris Cube 2.53 to 2.57 s).
 pub const CONTEXT_CELLS: usize = 6;
 
 /// The F stage's image list sets as tables. NOF with a wider context than the open
