@@ -269,6 +269,92 @@ fn cell_fn_tokens(ir: &Ir, plan: &CellPlan) -> TokenStream {
     }
 }
 
+/// The test for open regions too small for any piece, on one word (`isolated`, true when
+/// there is one) or on eight (`isolated_lanes`, the offending cells of each).
+fn isolation_tokens(ir: &Ir, lanes: bool) -> TokenStream {
+    let (ty, zero) = if lanes {
+        (quote! { Lanes }, quote! { Lanes::splat(0) })
+    } else {
+        (quote! { Word }, quote! { ZERO })
+    };
+    let (name, ret) = if lanes {
+        (quote! { isolated_lanes }, quote! { Lanes })
+    } else {
+        (quote! { isolated }, quote! { bool })
+    };
+    let result = |bad: TokenStream| {
+        if lanes {
+            bad
+        } else {
+            quote! { #bad != ZERO }
+        }
+    };
+    match &ir.shifts {
+        Some(shifts) if ir.isolation_check => {
+            let terms = shifts
+                .iter()
+                .map(|s| neighbour_bits(ir.word, s, quote! { open }));
+            // The pair test pays in the plane (10x6: 34.2 -> 32.0 ms) but not in 3-space,
+            // where regions rarely close and the test has six directions (Tetris Cube:
+            // 3.3 -> 3.8 s).
+            if ir.min_piece_size >= 3 && shifts.len() <= 4 {
+                let adds = shifts.iter().map(|s| {
+                    let shifted = neighbour_bits(ir.word, s, quote! { open });
+                    quote! {
+                        let x = #shifted;
+                        twice |= once & x;
+                        once |= x;
+                    }
+                });
+                let pairs = shifts
+                    .iter()
+                    .map(|s| neighbour_bits(ir.word, s, quote! { single }));
+                let bad = result(quote! { (open & !once) | paired });
+                quote! {
+                    /// Whether some open region is too small for any piece: a cell with no
+                    /// open neighbour, or two cells that are each other's only open
+                    /// neighbour (no piece here is smaller than three cells).
+                    #[inline(always)]
+                    fn #name(occ: #ty) -> #ret {
+                        let open = !occ & FULL;
+                        let mut once: #ty = #zero;
+                        let mut twice: #ty = #zero;
+                        #(#adds)*
+                        let single = open & once & !twice;
+                        let paired = single & (#(#pairs)|*);
+                        #bad
+                    }
+                }
+            } else {
+                let bad = result(quote! { open & !reachable });
+                quote! {
+                    /// Whether some open cell has no open neighbour: it can never be filled.
+                    #[inline(always)]
+                    fn #name(occ: #ty) -> #ret {
+                        let open = !occ & FULL;
+                        let reachable = #(#terms)|*;
+                        #bad
+                    }
+                }
+            }
+        }
+        _ => {
+            let none = if lanes {
+                quote! { Lanes::splat(0) }
+            } else {
+                quote! { false }
+            };
+            quote! {
+                /// No isolated-cell test for this puzzle.
+                #[inline(always)]
+                fn #name(_occ: #ty) -> #ret {
+                    #none
+                }
+            }
+        }
+    }
+}
+
 /// The E stage: its switch in `search`, and its tables and functions.
 fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStream, TokenStream) {
     let switch = quote! {
@@ -298,6 +384,19 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         .entries
         .iter()
         .map(|&i| Literal::u8_unsuffixed(ir.image_shapes[i as usize] as u8));
+    // With 64-bit words the lists are walked eight at a time (`try_table`): seven entries
+    // past the last set (never counted) let its last eight be loaded at once.
+    let lanes = ir.f_table.is_some();
+    let pad = if lanes { 7 } else { 0 };
+    let n_entries = Literal::usize_unsuffixed(e.entries.len() + pad);
+    let entries = entries.chain((0..pad).map(|_| Literal::u16_unsuffixed(0)));
+    let entry_shapes = entry_shapes.chain((0..pad).map(|_| Literal::u8_unsuffixed(0)));
+    let padding_mask = if lanes {
+        let l = Literal::u64_unsuffixed(Mask::low_bits(ir.cells).low_u128() as u64);
+        (0..pad).map(|_| quote! { #l }).collect()
+    } else {
+        Vec::new()
+    };
     let entry_masks = e.entries.iter().map(|&i| {
         let m = ir.masks[i as usize];
         match ir.word {
@@ -312,6 +411,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             Word::Wide(_) => word_literal(ir.word, m),
         }
     });
+    let entry_masks = entry_masks.chain(padding_mask);
     let fewest_neighbours = match &ir.shifts {
         Some(shifts) => {
             // Count each cell's open neighbours in three bit-sliced counters, a full adder
@@ -371,6 +471,11 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
             }
         },
     };
+    let try_best = if lanes {
+        quote! { self.try_table(ctx, occ, avail, left, &E_MASKS, &E_ENTRIES, &E_SHAPES, start, end); }
+    } else {
+        quote! { self.try_list(ctx, occ, avail, left, &E_MASKS[start..end], &E_ENTRIES[start..end], &E_SHAPES[start..end]); }
+    };
     let items = quote! {
         /// Chooses the target by the E heuristic of the FILA article: among the open cells
         /// with the fewest open neighbours, the one where the fewest images fit; then tries
@@ -399,45 +504,91 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
                 }
             }
             let (start, end) = (E_INDEX[best_set] as usize, E_INDEX[best_set + 1] as usize);
-            self.try_list(ctx, occ, avail, left, &E_MASKS[start..end], &E_ENTRIES[start..end], &E_SHAPES[start..end]);
+            #try_best
+        }
+    };
+    let e_fns = if lanes {
+        let nmasks = e.neighbours.iter().map(|n| {
+            let m = n.iter().fold(0u64, |m, &c| m | 1 << c);
+            hex_literal(64, m as u128)
+        });
+        quote! {
+            /// Each cell's neighbours as a mask: bit k of the cell's index is the occupancy
+            /// of the k-th lowest.
+            const E_NEIGHBOUR_MASK: &[Word] = &[#(#nmasks),*];
+
+            /// The image list set of cell `c` for the present state of its neighbours (NOF).
+            #[inline(always)]
+            fn e_set(c: usize, occ: Word) -> usize {
+                E_SET_BASE[c] as usize + gather(occ, E_NEIGHBOUR_MASK[c])
+            }
+
+            /// The number of images of available shapes that fit in set `set`, eight at a
+            /// time without a branch per image.
+            #[inline(always)]
+            fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
+                let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
+                let o = Lanes::splat(occ);
+                let mut fits = 0;
+                let mut at = start;
+                while at < end {
+                    let m = Lanes::load(E_MASKS[at..at + 8].try_into().unwrap());
+                    let valid = if end - at >= 8 { 0xff } else { (1u8 << (end - at)) - 1 };
+                    let available = Lanes::available(avail, E_SHAPES[at..at + 8].try_into().unwrap());
+                    fits += (available & valid & (o & m).zero_lanes()).count_ones();
+                    at += 8;
+                }
+                fits
+            }
+        }
+    } else {
+        quote! {
+            /// The image list set of cell `c` for the present state of its neighbours (NOF).
+            #[inline(always)]
+            fn e_set(c: usize, occ: Word) -> usize {
+                let mut ilsi = 0;
+                for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
+                    ilsi |= bit_at(occ, n as u32) << k;
+                }
+                E_SET_BASE[c] as usize + ilsi
+            }
+
+            /// The number of images of available shapes that fit in set `set`, counted
+            /// without a branch per image so that the loop vectorises.
+            #[inline(always)]
+            fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
+                let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
+                E_MASKS[start..end]
+                    .iter()
+                    .zip(&E_SHAPES[start..end])
+                    .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == ZERO) as u32)
+                    .sum()
+            }
+        }
+    };
+    let e_neighbours = if lanes {
+        quote! {}
+    } else {
+        quote! {
+            /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
+            const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
         }
     };
     let tables = quote! {
         #neighbour_masks
-        /// Each cell's neighbours; bit k of its index is the occupancy of the k-th.
-        const E_NEIGHBOURS: &[&[u16]] = &[#(#neighbours),*];
+        #e_neighbours
         /// The first image list set of each cell.
         const E_SET_BASE: &[u32] = &[#(#set_base),*];
         /// Set t's images are `E_ENTRIES[E_INDEX[t]..E_INDEX[t + 1]]`, by shape.
         const E_INDEX: &[u32] = &[#(#index),*];
         /// The images of every E image list set.
-        const E_ENTRIES: &[u16] = &[#(#entries),*];
+        static E_ENTRIES: [u16; #n_entries] = [#(#entries),*];
         /// Their occupancy masks.
-        const E_MASKS: &[Word] = &[#(#entry_masks),*];
+        static E_MASKS: [Word; #n_entries] = [#(#entry_masks),*];
         /// Their shapes.
-        const E_SHAPES: &[u8] = &[#(#entry_shapes),*];
+        static E_SHAPES: [u8; #n_entries] = [#(#entry_shapes),*];
 
-        /// The image list set of cell `c` for the present state of its neighbours (NOF).
-        #[inline(always)]
-        fn e_set(c: usize, occ: Word) -> usize {
-            let mut ilsi = 0;
-            for (k, &n) in E_NEIGHBOURS[c].iter().enumerate() {
-                ilsi |= bit_at(occ, n as u32) << k;
-            }
-            E_SET_BASE[c] as usize + ilsi
-        }
-
-        /// The number of images of available shapes that fit in set `set`, counted without
-        /// a branch per image so that the loop vectorises.
-        #[inline(always)]
-        fn count_fits(set: usize, occ: Word, avail: u64) -> u32 {
-            let (start, end) = (E_INDEX[set] as usize, E_INDEX[set + 1] as usize);
-            E_MASKS[start..end]
-                .iter()
-                .zip(&E_SHAPES[start..end])
-                .map(|(&mask, &shape)| ((avail >> shape) & 1) as u32 & (occ & mask == ZERO) as u32)
-                .sum()
-        }
+        #e_fns
     };
     (switch, items, tables)
 }
@@ -691,86 +842,45 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         let f = format_ident!("cell_{}", p.cell);
         quote! { #c => self.#f(ctx, occ, avail, left), }
     });
-    let cell_fns = ir.plans.iter().map(|p| cell_fn_tokens(ir, p));
-    let full = word_literal(ir.word, Mask::low_bits(ir.cells));
-    let isolation_check = match &ir.shifts {
-        Some(shifts) if ir.isolation_check => {
-            let terms = shifts
-                .iter()
-                .map(|s| neighbour_bits(ir.word, s, quote! { open }));
-            // The pair test pays in the plane (10x6: 34.2 -> 32.0 ms) but not in 3-space,
-            // where regions rarely close and the test has six directions (Tetris Cube:
-            // 3.3 -> 3.8 s).
-            if ir.min_piece_size >= 3 && shifts.len() <= 4 {
-                let adds = shifts.iter().map(|s| {
-                    let shifted = neighbour_bits(ir.word, s, quote! { open });
-                    quote! {
-                        let x = #shifted;
-                        twice |= once & x;
-                        once |= x;
-                    }
-                });
-                let pairs = shifts
-                    .iter()
-                    .map(|s| neighbour_bits(ir.word, s, quote! { single }));
-                quote! {
-                    /// Whether some open region is too small for any piece: a cell with no
-                    /// open neighbour, or two cells that are each other's only open
-                    /// neighbour (no piece here is smaller than three cells).
-                    #[inline(always)]
-                    fn isolated(occ: Word) -> bool {
-                        let open = !occ & FULL;
-                        let mut once: Word = ZERO;
-                        let mut twice: Word = ZERO;
-                        #(#adds)*
-                        let single = open & once & !twice;
-                        let paired = single & (#(#pairs)|*);
-                        (open & !once) | paired != ZERO
-                    }
-                }
-            } else {
-                quote! {
-                    /// Whether some open cell has no open neighbour: it can never be filled.
-                    #[inline(always)]
-                    fn isolated(occ: Word) -> bool {
-                        let open = !occ & FULL;
-                        let reachable = #(#terms)|*;
-                        open & !reachable != ZERO
-                    }
-                }
-            }
+    let cell_fns: Vec<TokenStream> = ir.plans.iter().map(|p| cell_fn_tokens(ir, p)).collect();
+    // The F stage: from tables where the word is 64 bits wide, else one function per cell.
+    let (f_dispatch, f_tables, cell_fns, try_table, lanes) = match &ir.f_table {
+        Some(ft) => {
+            let (dispatch, tables) = f_table_tokens(ir, ft);
+            (
+                dispatch,
+                tables,
+                Vec::new(),
+                try_table_tokens(ir),
+                lanes_tokens(),
+            )
         }
-        _ => quote! {
-            /// No isolated-cell test for this puzzle.
-            #[inline(always)]
-            fn isolated(_occ: Word) -> bool {
-                false
-            }
-        },
+        None => (
+            quote! {
+                match (!occ).trailing_zeros() {
+                    #(#dispatch)*
+                    _ => {}
+                }
+            },
+            quote! {},
+            cell_fns,
+            quote! {},
+            quote! {},
+        ),
+    };
+    let full = word_literal(ir.word, Mask::low_bits(ir.cells));
+    let isolation_check = isolation_tokens(ir, false);
+    let isolation_lanes = if ir.f_table.is_some() {
+        isolation_tokens(ir, true)
+    } else {
+        quote! {}
     };
     let full_const = quote! {
         /// Every cell filled.
         const FULL: Word = #full;
     };
     let pruning = pruning_tokens(ir);
-    // With one piece of every shape, placing a piece just clears its shape's bit.
-    let place_copy = if ir.shape_counts.iter().all(|&c| c == 1) {
-        quote! {
-            if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k]) {
-                return;
-            }
-        }
-    } else {
-        quote! {
-            self.copies[s] -= 1;
-            let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
-            let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
-            self.copies[s] += 1;
-            if stop {
-                return;
-            }
-        }
-    };
+    let place_copy = place_copy_tokens(ir);
     // With a 64-bit word the region test joins the vectorised fit test (10x6: 39.4 ->
     // 33.8 ms against testing it in the child). A 128-bit word does not vectorise, and
     // testing only the images that fit costs far less there: one-sided pentominoes in
@@ -789,6 +899,72 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             },
         ),
     };
+    // `Set`, `try_set` and `try_list` serve the cell functions and the E stage of words
+    // wider than 64 bits; 64-bit words use `try_table` throughout.
+    let cells_code = ir.f_table.is_none();
+    let set_struct = if cells_code {
+        quote! {
+        /// One image list set: the images of every shape that can fill a cell in one
+        /// neighbour state, with their masks and shapes.
+        struct Set<const N: usize> {
+            masks: [Word; N],
+            images: [u16; N],
+            shapes: [u8; N],
+        }
+
+        }
+    } else {
+        quote! {}
+    };
+    let try_set = if cells_code {
+        quote! {
+            /// Tries every image of `set` whose shape is available.
+            #[inline(always)]
+            fn try_set<const N: usize>(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, set: &Set<N>) {
+                self.try_list(ctx, occ, avail, left, &set.masks, &set.images, &set.shapes);
+            }
+
+        }
+    } else {
+        quote! {}
+    };
+    let try_list = if cells_code {
+        quote! {
+            /// Tries every image of a list whose shape is available: the fits are found
+            /// without a branch per image (the tests vectorise), then each is placed.
+            #[inline(always)]
+            fn try_list(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, masks: &[Word], images: &[u16], shapes: &[u8]) {
+                let n = masks.len();
+                let mut base = 0;
+                while base < n {
+                    let end = if n - base > 64 { base + 64 } else { n };
+                    let mut tried: u64 = 0;
+                    let mut fits: u64 = 0;
+                    for k in base..end {
+                        let available = (avail >> shapes[k]) & 1;
+                        tried |= available << (k - base);
+                        // A placement that would leave an isolated open cell is not a fit
+                        // at all: testing it here, for a whole list at once, costs less
+                        // than entering the child that would find it.
+                        #fit_test
+                    }
+                    self.attempts[left & 63] += tried.count_ones() as u64;
+                    while fits != 0 {
+                        let k = base + fits.trailing_zeros() as usize;
+                        fits &= fits - 1;
+                        #late_isolation
+                        let s = shapes[k] as usize;
+                        #place_copy
+                    }
+                    base = end;
+                }
+            }
+
+        }
+    } else {
+        quote! {}
+    };
+    let try_lists = quote! { #try_set #try_list };
     let info_fn = info_tokens(info);
     let f_from = Literal::usize_unsuffixed(
         ir.e_stage
@@ -825,13 +1001,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         const ALL_SHAPES: u64 = #all_shapes;
         #full_const
 
-        /// One image list set: the images of every shape that can fill a cell in one
-        /// neighbour state, with their masks and shapes.
-        struct Set<const N: usize> {
-            masks: [Word; N],
-            images: [u16; N],
-            shapes: [u8; N],
-        }
+        #set_struct
 
         /// The FILA search with the F heuristic, every image list a constant.
         pub struct Solver {
@@ -875,41 +1045,9 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                 }
             }
 
-            /// Tries every image of `set` whose shape is available.
-            #[inline(always)]
-            fn try_set<const N: usize>(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, set: &Set<N>) {
-                self.try_list(ctx, occ, avail, left, &set.masks, &set.images, &set.shapes);
-            }
+            #try_lists
 
-            /// Tries every image of a list whose shape is available: the fits are found
-            /// without a branch per image (the tests vectorise), then each is placed.
-            #[inline(always)]
-            fn try_list(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, masks: &[Word], images: &[u16], shapes: &[u8]) {
-                let n = masks.len();
-                let mut base = 0;
-                while base < n {
-                    let end = if n - base > 64 { base + 64 } else { n };
-                    let mut tried: u64 = 0;
-                    let mut fits: u64 = 0;
-                    for k in base..end {
-                        let available = (avail >> shapes[k]) & 1;
-                        tried |= available << (k - base);
-                        // A placement that would leave an isolated open cell is not a fit
-                        // at all: testing it here, for a whole list at once, costs less
-                        // than entering the child that would find it.
-                        #fit_test
-                    }
-                    self.attempts[left & 63] += tried.count_ones() as u64;
-                    while fits != 0 {
-                        let k = base + fits.trailing_zeros() as usize;
-                        fits &= fits - 1;
-                        #late_isolation
-                        let s = shapes[k] as usize;
-                        #place_copy
-                    }
-                    base = end;
-                }
-            }
+            #try_table
 
             /// Places image `image` (its mask already in `occ`) and searches on. Returns
             /// true when the search must stop.
@@ -938,10 +1076,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     return;
                 }
                 #e_switch
-                match (!occ).trailing_zeros() {
-                    #(#dispatch)*
-                    _ => {}
-                }
+                #f_dispatch
             }
 
             #e_items
@@ -1002,7 +1137,13 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
         #e_tables
 
+        #f_tables
+
+        #lanes
+
         #isolation_check
+
+        #isolation_lanes
 
         #pruning
 
@@ -1010,4 +1151,339 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
     };
     let syntax: syn::File = syn::parse2(file).expect("the emitter writes valid Rust");
     prettyplease::unparse(&syntax)
+}
+
+/// `try_table`: the images `start..end` of a set of tables (each with seven entries past
+/// its last set), eight at a time.
+fn try_table_tokens(ir: &Ir) -> TokenStream {
+    let place_copy = place_copy_tokens(ir);
+    quote! {
+        /// Tries the images `start..end` of the tables `masks`, `images`, `shapes` whose
+        /// shape is available: the fits of eight at a time are found without a branch
+        /// per image (in one vector register where the machine has them), together with
+        /// the test for open regions too small for any piece; then each fit is placed.
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn try_table(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, masks: &[Word], images: &[u16], shapes: &[u8], start: usize, end: usize) {
+            let o = Lanes::splat(occ);
+            let mut base = start;
+            while base < end {
+                let stop = if end - base > 64 { base + 64 } else { end };
+                let mut tried: u32 = 0;
+                let mut fits: u64 = 0;
+                let mut at = base;
+                while at < stop {
+                    let m = Lanes::load(masks[at..at + 8].try_into().unwrap());
+                    let valid = if stop - at >= 8 { 0xff } else { (1u8 << (stop - at)) - 1 };
+                    let available = Lanes::available(avail, shapes[at..at + 8].try_into().unwrap()) & valid;
+                    tried += available.count_ones();
+                    let fit = available & (o & m).zero_lanes() & isolated_lanes(o | m).zero_lanes();
+                    fits |= (fit as u64) << (at - base);
+                    at += 8;
+                }
+                self.attempts[left & 63] += tried as u64;
+                while fits != 0 {
+                    let k = base + fits.trailing_zeros() as usize;
+                    fits &= fits - 1;
+                    let s = shapes[k] as usize;
+                    #place_copy
+                }
+                base = stop;
+            }
+        }
+    }
+}
+
+/// Placing image `k` of the lists `masks`, `images`, `shapes` (`s` its shape) and
+/// searching on; returns from the caller when the search must stop.
+fn place_copy_tokens(ir: &Ir) -> TokenStream {
+    // With one piece of every shape, placing a piece just clears its shape's bit.
+    if ir.shape_counts.iter().all(|&c| c == 1) {
+        quote! {
+            if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k]) {
+                return;
+            }
+        }
+    } else {
+        quote! {
+            self.copies[s] -= 1;
+            let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
+            let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
+            self.copies[s] += 1;
+            if stop {
+                return;
+            }
+        }
+    }
+}
+
+/// Eight occupancy words side by side: the AVX-512 vector where the build has it (the
+/// fits of eight images come out as a mask register), else an array the compiler
+/// vectorises as it can. Both spell the same operations. Left to the compiler, the
+/// AVX-512 build gathered the eight results with shuffles (27.4 ms on 10x6 against 24.9
+/// with the intrinsics); the array form, built for AVX2 only, runs 10x6 about as fast
+/// as the per-cell functions did (51 against 50 ms).
+fn lanes_tokens() -> TokenStream {
+    quote! {
+        /// Eight 64-bit occupancy words, tested side by side.
+        #[derive(Clone, Copy)]
+        struct Lanes(lanes::Repr);
+
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        // SAFETY (every `unsafe` here): the build enables AVX-512F, as the `cfg` says.
+        mod lanes {
+            use core::arch::x86_64::*;
+            pub type Repr = __m512i;
+            #[inline(always)]
+            pub fn splat(w: u64) -> Repr {
+                unsafe { _mm512_set1_epi64(w as i64) }
+            }
+            #[inline(always)]
+            pub fn load(w: &[u64; 8]) -> Repr {
+                // `w` is eight readable words; the load needs no alignment.
+                unsafe { _mm512_loadu_si512(w.as_ptr() as *const _) }
+            }
+            #[inline(always)]
+            pub fn and(a: Repr, b: Repr) -> Repr {
+                unsafe { _mm512_and_si512(a, b) }
+            }
+            #[inline(always)]
+            pub fn or(a: Repr, b: Repr) -> Repr {
+                unsafe { _mm512_or_si512(a, b) }
+            }
+            #[inline(always)]
+            pub fn not(a: Repr) -> Repr {
+                unsafe { _mm512_xor_si512(a, _mm512_set1_epi64(-1)) }
+            }
+            #[inline(always)]
+            pub fn shl(a: Repr, n: u32) -> Repr {
+                unsafe { _mm512_sllv_epi64(a, _mm512_set1_epi64(n as i64)) }
+            }
+            #[inline(always)]
+            pub fn shr(a: Repr, n: u32) -> Repr {
+                unsafe { _mm512_srlv_epi64(a, _mm512_set1_epi64(n as i64)) }
+            }
+            #[inline(always)]
+            pub fn zero_lanes(a: Repr) -> u8 {
+                unsafe { _mm512_testn_epi64_mask(a, a) }
+            }
+            #[inline(always)]
+            pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
+                // `shapes` is eight readable bytes; the load needs no alignment.
+                unsafe {
+                    let s = _mm_loadl_epi64(shapes.as_ptr() as *const _);
+                    let bits = _mm512_srlv_epi64(_mm512_set1_epi64(avail as i64), _mm512_cvtepu8_epi64(s));
+                    _mm512_test_epi64_mask(bits, _mm512_set1_epi64(1))
+                }
+            }
+        }
+
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+        mod lanes {
+            pub type Repr = [u64; 8];
+            #[inline(always)]
+            pub fn splat(w: u64) -> Repr {
+                [w; 8]
+            }
+            #[inline(always)]
+            pub fn load(w: &[u64; 8]) -> Repr {
+                *w
+            }
+            #[inline(always)]
+            pub fn and(a: Repr, b: Repr) -> Repr {
+                core::array::from_fn(|j| a[j] & b[j])
+            }
+            #[inline(always)]
+            pub fn or(a: Repr, b: Repr) -> Repr {
+                core::array::from_fn(|j| a[j] | b[j])
+            }
+            #[inline(always)]
+            pub fn not(a: Repr) -> Repr {
+                core::array::from_fn(|j| !a[j])
+            }
+            #[inline(always)]
+            pub fn shl(a: Repr, n: u32) -> Repr {
+                core::array::from_fn(|j| a[j] << n)
+            }
+            #[inline(always)]
+            pub fn shr(a: Repr, n: u32) -> Repr {
+                core::array::from_fn(|j| a[j] >> n)
+            }
+            #[inline(always)]
+            pub fn zero_lanes(a: Repr) -> u8 {
+                let mut m = 0;
+                for j in 0..8 {
+                    m |= ((a[j] == 0) as u8) << j;
+                }
+                m
+            }
+            #[inline(always)]
+            pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
+                let mut m = 0;
+                for j in 0..8 {
+                    m |= (((avail >> shapes[j]) & 1) as u8) << j;
+                }
+                m
+            }
+        }
+
+        impl Lanes {
+            #[inline(always)]
+            fn splat(w: Word) -> Lanes {
+                Lanes(lanes::splat(w))
+            }
+            #[inline(always)]
+            fn load(w: &[Word; 8]) -> Lanes {
+                Lanes(lanes::load(w))
+            }
+            /// The lanes that are zero, as bits.
+            #[inline(always)]
+            fn zero_lanes(self) -> u8 {
+                lanes::zero_lanes(self.0)
+            }
+            /// The lanes whose shape is in `avail`, as bits.
+            #[inline(always)]
+            fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
+                lanes::available(avail, shapes)
+            }
+        }
+
+        impl core::ops::BitAnd for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn bitand(self, b: Lanes) -> Lanes {
+                Lanes(lanes::and(self.0, b.0))
+            }
+        }
+        impl core::ops::BitAnd<Word> for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn bitand(self, b: Word) -> Lanes {
+                Lanes(lanes::and(self.0, lanes::splat(b)))
+            }
+        }
+        impl core::ops::BitOr for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn bitor(self, b: Lanes) -> Lanes {
+                Lanes(lanes::or(self.0, b.0))
+            }
+        }
+        impl core::ops::BitOrAssign for Lanes {
+            #[inline(always)]
+            fn bitor_assign(&mut self, b: Lanes) {
+                self.0 = lanes::or(self.0, b.0);
+            }
+        }
+        impl core::ops::Not for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn not(self) -> Lanes {
+                Lanes(lanes::not(self.0))
+            }
+        }
+        impl core::ops::Shl<u32> for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn shl(self, n: u32) -> Lanes {
+                Lanes(lanes::shl(self.0, n))
+            }
+        }
+        impl core::ops::Shr<u32> for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn shr(self, n: u32) -> Lanes {
+                Lanes(lanes::shr(self.0, n))
+            }
+        }
+
+        /// The bits of `w` selected by `sel`, packed towards bit 0 (BMI2's `pext`).
+        #[inline(always)]
+        fn gather(w: Word, sel: Word) -> usize {
+            #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+            {
+                // SAFETY: the build enables BMI2.
+                unsafe { core::arch::x86_64::_pext_u64(w, sel) as usize }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+            {
+                let (mut out, mut k, mut rest) = (0, 0, sel);
+                while rest != 0 {
+                    out |= (((w & rest & rest.wrapping_neg()) != 0) as usize) << k;
+                    k += 1;
+                    rest &= rest - 1;
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The F stage from tables (64-bit words): `search`'s dispatch, and the tables.
+///
+/// Measured on 10x6 (interleaved runs, minimum of 30): one function per cell with a
+/// `match` on the neighbour state took 34.5 ms; the same sets as flat tables walked by
+/// one routine eight entries at a time 32.2 ms (56 ms with a loop over each set's
+/// exact length, whose remainder the compiler handles with branches); indexed by 6
+/// chosen cells ([`crate::lower::CONTEXT_CELLS`]) 28.0 ms; with the eight images'
+/// tests in one AVX-512 mask register (`Lanes`) 23.1 ms. Testing the regions only for
+/// the images that fit, one at a time, took 39.7 ms against 32.2.
+fn f_table_tokens(ir: &Ir, ft: &crate::lower::FTable) -> (TokenStream, TokenStream) {
+    let mut base = Vec::with_capacity(64);
+    let mut index: Vec<u32> = Vec::new();
+    let mut entries: Vec<usize> = Vec::new();
+    for cell_sets in &ft.sets {
+        base.push(index.len() as u32);
+        for set in cell_sets {
+            index.push(entries.len() as u32);
+            entries.extend(set);
+        }
+    }
+    index.push(entries.len() as u32);
+    let n = entries.len();
+    // Every cell number a first open cell can have, so that `c & 63` needs no check.
+    let mut context: Vec<u64> = ft.context.iter().map(|m| m.low_u128() as u64).collect();
+    context.resize(64, 0);
+    base.resize(64, 0);
+    let context = context.iter().map(|&m| hex_literal(64, m as u128));
+    let base = base.iter().map(|&b| Literal::u32_unsuffixed(b));
+    let sets = Literal::usize_unsuffixed(index.len());
+    let index = index.iter().map(|&b| Literal::u32_unsuffixed(b));
+    // Seven entries past the last set, so that its last eight can be loaded at once.
+    let padded = Literal::usize_unsuffixed(n + 7);
+    let full = ir.masks.iter().fold(Mask::ZERO, |m, &x| m | x).low_u128() as u64;
+    let masks = entries
+        .iter()
+        .map(|&i| hex_literal(64, ir.masks[i].low_u128()))
+        .chain((0..7).map(|_| hex_literal(64, full as u128)));
+    let images = entries
+        .iter()
+        .map(|&i| Literal::u16_unsuffixed(i as u16))
+        .chain((0..7).map(|_| Literal::u16_unsuffixed(0)));
+    let shapes = entries
+        .iter()
+        .map(|&i| Literal::u8_unsuffixed(ir.image_shapes[i] as u8))
+        .chain((0..7).map(|_| Literal::u8_unsuffixed(0)));
+    let dispatch = quote! {
+        let c = (!occ).trailing_zeros() as usize & 63;
+        let set = F_SET_BASE[c] as usize + gather(occ, F_CONTEXT[c]);
+        let (start, end) = (F_INDEX[set] as usize, F_INDEX[set + 1] as usize);
+        self.try_table(ctx, occ, avail, left, &F_MASKS, &F_IMAGES, &F_SHAPES, start, end);
+    };
+    let items = quote! {
+        /// For each cell, the later cells whose occupancy selects its image list set (NOF):
+        /// those that the most of its images cover.
+        const F_CONTEXT: [Word; 64] = [#(#context),*];
+        /// The first image list set of each cell.
+        const F_SET_BASE: [u32; 64] = [#(#base),*];
+        /// Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape.
+        static F_INDEX: [u32; #sets] = [#(#index),*];
+        /// The occupancy masks of the images of every F image list set.
+        static F_MASKS: [Word; #padded] = [#(#masks),*];
+        /// Their image numbers.
+        static F_IMAGES: [u16; #padded] = [#(#images),*];
+        /// Their shapes.
+        static F_SHAPES: [u8; #padded] = [#(#shapes),*];
+    };
+    (dispatch, items)
 }

@@ -106,6 +106,29 @@ pub struct Ir {
     /// For each shape, the distinct colour balances (black cells minus white cells) of
     /// its images, ascending.
     pub shape_balances: Vec<Vec<i32>>,
+    /// The F stage as flat tables, for 64-bit words (else `plans` are emitted as one
+    /// function per cell).
+    pub f_table: Option<FTable>,
+}
+
+/// The most cells whose occupancy selects a cell's image list set in an [`FTable`].
+/// Measured on 10x6 (interleaved runs, minimum): the two open neighbours of the FILA
+/// article's index took 32.2 ms, the 6 to 7 cells after the target 29.3 to 28.9 ms, 4
+/// chosen cells 29.3 ms and 6 chosen cells (3,444 sets) 28.0 ms; with the AVX-512 test, 5,
+/// 6, 7 and 8 chosen cells all took 23.0 to 23.4 ms (Tetris Cube 2.53 to 2.57 s).
+pub const CONTEXT_CELLS: usize = 6;
+
+/// The F stage's image list sets as tables. NOF with a wider context than the open
+/// neighbours of `CellPlan`: each cell's sets are indexed by the occupancy of the (at
+/// most [`CONTEXT_CELLS`]) later cells that the most of its images (POF: those whose
+/// least cell it is) cover, so that a set holds few images that cannot fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FTable {
+    /// For each cell, its context cells as a mask; bit k of a set's index is the
+    /// occupancy of the k-th lowest of them.
+    pub context: Vec<Mask>,
+    /// For each cell, one set per context state: image numbers, by shape.
+    pub sets: Vec<Vec<Vec<usize>>>,
 }
 
 /// The tables of the E heuristic of the FILA article: the target is, among the open cells
@@ -116,8 +139,9 @@ pub struct Ir {
 pub struct EStage {
     /// Use F when this many pieces or fewer are left.
     pub f_from: usize,
-    /// Each cell's neighbours, in `DIRECTIONS` order; bit k of the cell's index is the
-    /// occupancy of `neighbours[c][k]`.
+    /// Each cell's neighbours, in ascending order (so that the index can be gathered
+    /// from the word at once); bit k of the cell's index is the occupancy of
+    /// `neighbours[c][k]`.
     pub neighbours: Vec<Vec<u16>>,
     /// The first image list set of each cell (a cell with k neighbours has 2^k).
     pub set_base: Vec<u32>,
@@ -294,7 +318,9 @@ pub fn lower(
         }
     }
     shape_balances.iter_mut().for_each(|v| v.sort_unstable());
+    let f_table = (word == Word::U64).then(|| f_table(puzzle, &by_first, &masks));
     Ok(Ir {
+        f_table,
         word,
         cells,
         shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
@@ -346,10 +372,12 @@ fn build_e_stage(
         .cells
         .iter()
         .map(|&c| {
-            DIRECTIONS
+            let mut n: Vec<u16> = DIRECTIONS
                 .iter()
                 .filter_map(|&(d, _)| cell_of([c[0] + d[0], c[1] + d[1], c[2] + d[2]]))
-                .collect()
+                .collect();
+            n.sort_unstable();
+            n
         })
         .collect();
     let mut set_base = Vec::with_capacity(cells + 1);
@@ -393,4 +421,47 @@ fn build_e_stage(
         index,
         entries,
     }
+}
+
+fn f_table(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> FTable {
+    let cells = puzzle.cells.len();
+    let mut context = Vec::with_capacity(cells);
+    let mut sets = Vec::with_capacity(cells);
+    for (c, images) in by_first.iter().enumerate() {
+        // The later cells by how many of the cell's images cover them, most first.
+        let mut counts: Vec<(usize, usize)> = ((c + 1)..cells)
+            .map(|d| {
+                (
+                    images
+                        .iter()
+                        .filter(|&&i| masks[i].bit_at(d as u32) == 1)
+                        .count(),
+                    d,
+                )
+            })
+            .filter(|&(n, _)| n > 0)
+            .collect();
+        counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut chosen: Vec<usize> = counts.iter().take(CONTEXT_CELLS).map(|&(_, d)| d).collect();
+        chosen.sort_unstable();
+        let mut order = images.clone();
+        order.sort_by_key(|&i| (puzzle.images[i].shape, i));
+        let cell_sets = (0..1usize << chosen.len())
+            .map(|state| {
+                let occupied = chosen
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| state >> k & 1 == 1)
+                    .fold(Mask::ZERO, |m, (_, &d)| m | Mask::bit(d));
+                order
+                    .iter()
+                    .copied()
+                    .filter(|&i| masks[i] & occupied == Mask::ZERO)
+                    .collect()
+            })
+            .collect();
+        context.push(chosen.iter().fold(Mask::ZERO, |m, &d| m | Mask::bit(d)));
+        sets.push(cell_sets);
+    }
+    FTable { context, sets }
 }
