@@ -865,13 +865,6 @@ fn scratch_main(count: usize) -> String {
     s
 }
 
-/// The scratch crate's release profile: debug assertions and overflow checks on (an
-/// arithmetic slip in generated code then panics instead of miscounting), built in
-/// parallel at a modest optimisation level: these solvers are small, and the build is most
-/// of the test's time.
-const SCRATCH_PROFILE: &str = "[profile.release]\nopt-level = 1\ndebug-assertions = true\n\
-     overflow-checks = true\ncodegen-units = 16\nincremental = true\n";
-
 /// Random small puzzles, and the puzzles of more than 128 cells in `tests/puzzles/wide_*`
 /// (whose solvers use several 64-bit limbs per word): each generated solver is built into
 /// one scratch crate that depends on the runtime alone, and run in every mode against the
@@ -931,7 +924,7 @@ fn random_puzzles_agree_with_the_oracle() {
         &dir,
         &dir.join("target"),
         "fila-scratch",
-        SCRATCH_PROFILE,
+        xtask::scratch::CHECKED,
         &scratch_main(cases.len()),
     )
     .unwrap_or_else(|e| panic!("{e}"));

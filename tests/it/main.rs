@@ -7,3 +7,4 @@ mod orbits;
 mod parallel;
 mod pruning;
 mod solve;
+mod tune;

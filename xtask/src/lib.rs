@@ -118,6 +118,7 @@ pub fn tune_one(
     log: &mut dyn std::io::Write,
 ) -> Result<generator::Config, String> {
     let source = Source::read(root, file)?;
+    let build = tune::Build::release(root);
     tune::tune(
         root,
         &source.name,
@@ -125,6 +126,7 @@ pub fn tune_one(
         &source.text,
         base,
         fixed,
+        &build,
         log,
     )
     .map_err(|e| {

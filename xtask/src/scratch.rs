@@ -9,6 +9,13 @@ use std::process::Command;
 pub const RELEASE: &str =
     "[profile.release]\ncodegen-units = 1\nlto = \"thin\"\npanic = \"abort\"\n";
 
+/// A release profile for solvers built only to be checked, not timed: debug assertions
+/// and overflow checks on (an arithmetic slip in generated code then panics instead of
+/// miscounting), built in parallel at a modest optimisation level, since the build is
+/// most of such a test's time.
+pub const CHECKED: &str = "[profile.release]\nopt-level = 1\ndebug-assertions = true\n\
+     overflow-checks = true\ncodegen-units = 16\nincremental = true\n";
+
 /// A manifest for the package `package` (its one executable has the same name), which
 /// depends on the runtime in `root` and builds with `profile` (a `[profile.release]`
 /// section).

@@ -13,9 +13,11 @@
 //! backtrack, each keeping the best found so far. The backtracks are measured on the
 //! subtrees and sample of the search without them (`--estimate-split-unpruned`), so that
 //! what they save is measured on the same work; one is kept only when it cuts the
-//! placements. the best few settings are measured
-//! again on a sample twice as large, and the fastest of that round wins. What the user
-//! gave on the command line is kept as given and not tuned.
+//! placements. Then the defaults and the best few settings are measured again on a
+//! sample eight times as large, and the fastest of that round wins, where "fastest" takes
+//! differences under [`MARGIN`] for noise and then prefers the default, and settings
+//! that do less at run time. What the user gave on the command line is kept as given
+//! and not tuned.
 
 use std::io::Write;
 use std::path::Path;
@@ -192,21 +194,43 @@ fn work(setting: &Setting) -> (bool, usize) {
     )
 }
 
-/// The setting to keep from `round`, whose first entry is the one measured against (the
-/// default, or the best so far): the fastest, unless settings within [`MARGIN`] of it do
-/// less at run time or are that first entry; then the fastest of those.
-pub fn choose(round: &[Measured]) -> Option<&Measured> {
+/// The setting to keep from `round`: the fastest, unless settings within [`MARGIN`] of it
+/// do less at run time or are `preferred` (the default, or the best so far); then the
+/// fastest of those.
+pub fn choose<'m>(
+    round: &'m [Measured],
+    preferred: &dyn Fn(&Setting) -> bool,
+) -> Option<&'m Measured> {
     let best = fastest(round)?;
-    let first = &round[0].setting;
     round
         .iter()
         .filter(|m| m.seconds <= best.seconds * (1.0 + MARGIN))
         .min_by(|a, b| {
             work(&a.setting)
                 .cmp(&work(&b.setting))
-                .then((a.setting != *first).cmp(&(b.setting != *first)))
+                .then(preferred(&b.setting).cmp(&preferred(&a.setting)))
                 .then(a.seconds.total_cmp(&b.seconds))
         })
+}
+
+/// Where and how the solvers measured are built.
+#[derive(Clone, Debug)]
+pub struct Build {
+    /// The scratch crates go in `dir/PACKAGE`, their target directory is `dir/target`.
+    pub dir: std::path::PathBuf,
+    /// Their `[profile.release]`.
+    pub profile: &'static str,
+}
+
+impl Build {
+    /// What `cargo xtask gen --tune` measures: the workspace's release profile, in
+    /// `target/tune`.
+    pub fn release(root: &Path) -> Build {
+        Build {
+            dir: root.join("target/tune"),
+            profile: crate::scratch::RELEASE,
+        }
+    }
 }
 
 /// Tunes the solver for the puzzle `text` (named `label`, written to `generated/NAME.rs`),
@@ -219,6 +243,7 @@ pub fn tune(
     text: &str,
     base: &Config,
     fixed: Fixed,
+    build: &Build,
     log: &mut dyn Write,
 ) -> Result<Config, String> {
     // The puzzle's own errors come out as generation would report them.
@@ -237,8 +262,11 @@ pub fn tune(
     let start = std::time::Instant::now();
     let mut exes = Vec::new();
     for &filter in &filters {
+        // Everything tuned is passed at run time: the build depends only on the puzzle,
+        // the filter piece and the volume filter.
         let mut config = base.clone();
         config.e_stage = true;
+        config.f_from = None;
         config.pruning = runtime::Pruning {
             volume_filter: filter,
             ..Default::default()
@@ -250,10 +278,10 @@ pub fn tune(
         let _ = writeln!(log, "building {package} (the solver with the E stage)");
         let exe = crate::scratch::build(
             root,
-            &root.join("target/tune").join(&package),
-            &root.join("target/tune/target"),
+            &build.dir.join(&package),
+            &build.dir.join("target"),
             &package,
-            crate::scratch::RELEASE,
+            build.profile,
             &code,
         )?;
         exes.push((filter, exe));
@@ -340,7 +368,9 @@ pub fn tune(
                 &mut all,
             )?);
         }
-        let mut best = choose(&round).expect("a setting").clone();
+        let mut best = choose(&round, &|s| s.f_from == default_f_from)
+            .expect("a setting")
+            .clone();
         contenders.extend(round);
         if !fixed.volume_backtrack {
             let mut round = vec![best.clone()];
@@ -356,7 +386,10 @@ pub fn tune(
                     round.push(m);
                 }
             }
-            best = choose(&round).expect("a setting").clone();
+            let incumbent = round[0].setting.clone();
+            best = choose(&round, &|s| *s == incumbent)
+                .expect("a setting")
+                .clone();
             contenders.extend(round);
         }
         if !fixed.parity && !best.setting.parity {
@@ -373,8 +406,7 @@ pub fn tune(
         }
     }
     // The best few again, on a sample eight times as large (or the whole search, twice):
-    // the fastest of many noisy measurements is likely to have been lucky. The best of
-    // the first round is measured first, as the one to beat. Each finalist's setting
+    // the fastest of many noisy measurements is likely to have been lucky. Each finalist's setting
     // without the backtracks tuning added is measured too: a backtrack must be seen to
     // cut placements in the larger measurement as well.
     contenders.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
@@ -389,7 +421,15 @@ pub fn tune(
         parity: fixed.parity && s.parity,
         ..s.clone()
     };
-    let mut settings: Vec<Setting> = Vec::new();
+    // The defaults first (for each volume filter setting): a change must beat them in
+    // the larger measurement too, by more than the margin.
+    let mut settings: Vec<Setting> = filters
+        .iter()
+        .map(|&volume_filter| Setting {
+            volume_filter,
+            ..first.clone()
+        })
+        .collect();
     for m in &contenders {
         for s in [m.setting.clone(), unpruned(&m.setting)] {
             if !settings.contains(&s) {
@@ -404,7 +444,7 @@ pub fn tune(
     };
     let _ = writeln!(
         log,
-        "the best {} again, with the same without backtracks:",
+        "the defaults and the best {} again, with the same without backtracks:",
         contenders.len()
     );
     let mut finals = Vec::new();
@@ -434,7 +474,11 @@ pub fn tune(
         })
         .cloned()
         .collect();
-    let winner = choose(&finals).expect("finalists").setting.clone();
+    let is_default = |s: &Setting| s.f_from == first.f_from && *s == unpruned(s);
+    let winner = choose(&finals, &is_default)
+        .expect("finalists")
+        .setting
+        .clone();
     let config = winner.apply(base);
     let _ = writeln!(
         log,
@@ -518,20 +562,49 @@ mod tests {
             with(1.01, Some(2), false),
             with(1.02, None, false),
         ];
-        assert_eq!(choose(&round).unwrap().setting.volume_backtrack, None);
+        assert_eq!(
+            choose(&round, &|s| *s == round[0].setting)
+                .unwrap()
+                .setting
+                .volume_backtrack,
+            None
+        );
         let round = [
             with(1.00, Some(2), true),
             with(1.01, Some(5), false),
             with(1.10, None, false),
         ];
-        assert_eq!(choose(&round).unwrap().setting.volume_backtrack, Some(5));
+        assert_eq!(
+            choose(&round, &|s| *s == round[0].setting)
+                .unwrap()
+                .setting
+                .volume_backtrack,
+            Some(5)
+        );
         let round = [with(1.00, Some(2), true), with(1.06, Some(5), false)];
-        assert!(choose(&round).unwrap().setting.parity);
+        assert!(
+            choose(&round, &|s| *s == round[0].setting)
+                .unwrap()
+                .setting
+                .parity
+        );
         // Settings that do as much: the first, unless another is clearly faster.
         let round = [measured(1.04, 0), measured(1.00, 1), measured(1.01, 2)];
-        assert_eq!(choose(&round).unwrap().setting.f_from, 0);
+        assert_eq!(
+            choose(&round, &|s| *s == round[0].setting)
+                .unwrap()
+                .setting
+                .f_from,
+            0
+        );
         let round = [measured(1.06, 0), measured(1.00, 1), measured(1.01, 2)];
-        assert_eq!(choose(&round).unwrap().setting.f_from, 1);
+        assert_eq!(
+            choose(&round, &|s| *s == round[0].setting)
+                .unwrap()
+                .setting
+                .f_from,
+            1
+        );
     }
 
     #[test]

@@ -1,0 +1,77 @@
+//! `cargo xtask gen --tune` end to end on a small puzzle: the solver is built with the E
+//! stage, every setting is measured, and the options chosen generate a solver. (The
+//! scratch crates share the random-puzzle test's target directory and checked profile,
+//! so the runtime is built once for both.)
+
+use crate::common::*;
+
+fn build() -> xtask::tune::Build {
+    xtask::tune::Build {
+        dir: root().join("target/fila-scratch"),
+        profile: xtask::scratch::CHECKED,
+    }
+}
+
+fn tune(base: &generator::Config, fixed: xtask::tune::Fixed) -> (generator::Config, String) {
+    let label = "puzzles/soma.txt";
+    let text = std::fs::read_to_string(root().join(label)).unwrap();
+    let mut log = Vec::new();
+    let config = xtask::tune::tune(
+        root(),
+        "tuned_soma",
+        label,
+        &text,
+        base,
+        fixed,
+        &build(),
+        &mut log,
+    )
+    .unwrap_or_else(|e| panic!("tuning fails: {e}"));
+    let log = String::from_utf8(log).unwrap();
+    // What is chosen generates, as it is recorded.
+    let recorded = generator::Config::from_options(&config.options()).unwrap();
+    generator::generate(label, &text, &recorded)
+        .unwrap_or_else(|d| panic!("{}", generator::diag::render(&d)));
+    (config, log)
+}
+
+#[test]
+fn tuning_measures_every_setting_and_chooses_one() {
+    let (config, log) = tune(&generator::Config::default(), Default::default());
+    // The Soma (7 pieces): every switch point but the one equal to F throughout, then
+    // the volume backtrack at every level it can act, then parity; its volume filter
+    // drops nothing, so it is not tried.
+    let measured = log.lines().filter(|l| l.starts_with("  -V=false")).count();
+    assert!(measured >= 7 + 5 + 1, "{measured} measurements:\n{log}");
+    assert!(!log.contains("-V=true"), "{log}");
+    for f_from in [0, 3, 5, 7] {
+        assert!(
+            log.contains(&format!("--f-from {f_from:<2} -v off -p=false")),
+            "--f-from {f_from} not measured:\n{log}"
+        );
+    }
+    assert!(
+        log.contains(&format!("chosen: {}", config.options())),
+        "{log}"
+    );
+    let f_from = config.f_from.expect("the switch is always recorded");
+    assert!(f_from <= 7, "{f_from}");
+    assert!(!config.e_stage, "the E stage is built only when used");
+}
+
+#[test]
+fn tuning_keeps_what_is_given() {
+    let base = generator::Config::from_options("-r # --f-from 2 -v 4").unwrap();
+    let fixed = xtask::tune::Fixed {
+        f_from: true,
+        volume_backtrack: true,
+        ..Default::default()
+    };
+    let (config, log) = tune(&base, fixed);
+    assert_eq!(config.f_from, Some(2), "{log}");
+    assert_eq!(config.pruning.volume_backtrack, Some(4), "{log}");
+    assert!(
+        !log.contains("--f-from 3 "),
+        "a given switch is not measured:\n{log}"
+    );
+}
