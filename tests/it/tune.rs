@@ -74,4 +74,12 @@ fn tuning_keeps_what_is_given() {
         !log.contains("--f-from 3 "),
         "a given switch is not measured:\n{log}"
     );
+    // A given parity threshold stays as given.
+    let base = generator::Config::from_options("-r # -p 5").unwrap();
+    let fixed = xtask::tune::Fixed {
+        parity: true,
+        ..Default::default()
+    };
+    let (config, log) = tune(&base, fixed);
+    assert_eq!(config.pruning.parity_backtrack, Some(5), "{log}");
 }

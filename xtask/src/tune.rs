@@ -479,7 +479,11 @@ pub fn tune(
         .expect("finalists")
         .setting
         .clone();
-    let config = winner.apply(base);
+    let mut config = winner.apply(base);
+    if fixed.parity {
+        // As given, threshold included (measured at the run-time `-p`'s threshold).
+        config.pruning.parity_backtrack = base.pruning.parity_backtrack;
+    }
     let _ = writeln!(
         log,
         "chosen: {} ({} settings measured in {:.1} s)",
