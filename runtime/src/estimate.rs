@@ -86,23 +86,22 @@ pub fn estimate(
     let upper_fits: u64 = upper.fits.iter().sum();
     let picked = sample(subtrees.len(), sampled);
     // With every subtree searched the counts are exact: no walks are needed.
-    let probes = if picked.len() == subtrees.len() {
+    let whole = picked.len() == subtrees.len();
+    let probes = if whole {
         0
     } else {
         split::probes_for(subtrees.len())
     };
     // The walks count the subtree's own node; what is below it is what a search adds.
-    let sizes: Vec<f64> = subtrees
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            if probes == 0 {
-                1.0
-            } else {
-                split::estimate(info, &split_plan, search, s, k, probes) - 1.0
-            }
-        })
-        .collect();
+    let sizes: Vec<f64> = if whole {
+        Vec::new()
+    } else {
+        subtrees
+            .iter()
+            .enumerate()
+            .map(|(k, s)| split::estimate(info, &split_plan, search, s, k, probes) - 1.0)
+            .collect()
+    };
     let all: f64 = sizes.iter().sum();
     if sampled == 0 {
         return Estimate {
@@ -116,7 +115,7 @@ pub fn estimate(
     }
     let mut sink = std::io::sink();
     let shared = Shared::silent(info, plan, &mut sink);
-    let (mut fits, mut solutions, mut seconds, mut size) = (0u64, 0u64, 0.0, 0.0);
+    let (mut fits, mut solutions, mut seconds) = (0u64, 0u64, 0.0);
     for &k in &picked {
         let subtree = &subtrees[k];
         let mut ctx = Context::new(&shared, subtree.entry, 0);
@@ -125,10 +124,12 @@ pub fn estimate(
         seconds += thread_seconds() - began;
         fits += ctx.stats.fits.iter().sum::<u64>();
         solutions += ctx.solutions;
-        size += sizes[k];
     }
     // Scale by size when the walks saw something below the sample, else by number.
-    let scale = if size > 0.0 {
+    let size: f64 = picked.iter().filter_map(|&k| sizes.get(k)).sum();
+    let scale = if whole {
+        1.0
+    } else if size > 0.0 {
         all / size
     } else {
         subtrees.len() as f64 / picked.len().max(1) as f64

@@ -6,6 +6,7 @@ pub mod checkpoint;
 pub mod driver;
 pub mod estimate;
 pub mod info;
+pub mod lanes;
 pub mod merge;
 pub mod options;
 pub mod output;
