@@ -195,46 +195,6 @@ impl Solver {
             && (remaining <= self.parity_from || self.parity_ok(occ, avail))
     }
 }
-impl ::runtime::Search for Solver {
-    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-        self.stop = false;
-        self.floor = ctx.floor();
-        let pruning = ctx.pruning();
-        self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
-        self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
-        self.prune_from = self.volume_from.min(self.parity_from);
-        self.f_from = ctx.f_from();
-        self.copies = COPIES;
-        self.attempts = [0; 64];
-        self.fits = [0; 64];
-        let mut occ: Word = ZERO;
-        let mut avail = ALL_SHAPES;
-        for (k, &image) in prefix.iter().enumerate() {
-            let image_info = &ctx.info.images[image as usize];
-            let shape = image_info.shape as usize;
-            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
-            self.copies[shape] -= 1;
-            if self.copies[shape] == 0 {
-                avail &= !(1u64 << shape);
-            }
-            self.stack[k & 63] = image;
-        }
-        let left = PIECES - prefix.len();
-        if prefix.len() == 1 {
-            self.attempts[PIECES] = 1;
-            if !isolated(occ) {
-                self.fits[PIECES] = 1;
-                self.search(ctx, occ, avail, left);
-            }
-        } else {
-            self.search(ctx, occ, avail, left);
-        }
-        ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
-    }
-    fn fork(&self) -> Box<dyn ::runtime::Search> {
-        Box::new(Solver::new())
-    }
-}
 /// For each cell, the later cells whose occupancy selects its image list set (NOF):
 /// those that the most of its images cover.
 const F_CONTEXT: [Word; 64] = [
@@ -9648,6 +9608,46 @@ impl Solver {
             }
         }
         (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
+    }
+}
+impl ::runtime::Search for Solver {
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
+        self.stop = false;
+        self.floor = ctx.floor();
+        let pruning = ctx.pruning();
+        self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
+        self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
+        self.prune_from = self.volume_from.min(self.parity_from);
+        self.f_from = ctx.f_from();
+        self.copies = COPIES;
+        self.attempts = [0; 64];
+        self.fits = [0; 64];
+        let mut occ: Word = ZERO;
+        let mut avail = ALL_SHAPES;
+        for (k, &image) in prefix.iter().enumerate() {
+            let image_info = &ctx.info.images[image as usize];
+            let shape = image_info.shape as usize;
+            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
+            self.copies[shape] -= 1;
+            if self.copies[shape] == 0 {
+                avail &= !(1u64 << shape);
+            }
+            self.stack[k & 63] = image;
+        }
+        let left = PIECES - prefix.len();
+        if prefix.len() == 1 {
+            self.attempts[PIECES] = 1;
+            if !isolated(occ) {
+                self.fits[PIECES] = 1;
+                self.search(ctx, occ, avail, left);
+            }
+        } else {
+            self.search(ctx, occ, avail, left);
+        }
+        ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
+    }
+    fn fork(&self) -> Box<dyn ::runtime::Search> {
+        Box::new(Solver::new())
     }
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.

@@ -759,6 +759,86 @@ fn pruning_tokens(ir: &Ir) -> TokenStream {
 
 /// The whole generated file (without its stamp), formatted.
 pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
+    let f_from = ir
+        .e_stage
+        .as_ref()
+        .map_or(info.pieces_to_place(), |e| e.f_from);
+    let solver = solver_tokens(ir, f_from, true);
+    let info_fn = info_tokens(info);
+    // The narrower solvers take the settings, and give back their counts.
+    let (tail_setup, tail_counts) = if ir.tail.is_some() {
+        (
+            quote! { self.tail.configure(self.floor, self.volume_from, self.parity_from, self.f_from); },
+            quote! { self.tail.add_counts(&mut self.attempts, &mut self.fits); },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
+    let doc = format!(" {description}");
+    let file = quote! {
+        #[doc = #doc]
+        pub fn main() {
+            ::runtime::main_for(info(), &mut Solver::new());
+        }
+
+        #solver
+
+        impl ::runtime::Search for Solver {
+            fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
+                self.stop = false;
+                self.floor = ctx.floor();
+                let pruning = ctx.pruning();
+                self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
+                self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
+                self.prune_from = self.volume_from.min(self.parity_from);
+                self.f_from = ctx.f_from();
+                #tail_setup
+                self.copies = COPIES;
+                self.attempts = [0; 64];
+                self.fits = [0; 64];
+                let mut occ: Word = ZERO;
+                let mut avail = ALL_SHAPES;
+                for (k, &image) in prefix.iter().enumerate() {
+                    let image_info = &ctx.info.images[image as usize];
+                    let shape = image_info.shape as usize;
+                    occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
+                    self.copies[shape] -= 1;
+                    if self.copies[shape] == 0 {
+                        avail &= !(1u64 << shape);
+                    }
+                    self.stack[k & 63] = image;
+                }
+                let left = PIECES - prefix.len();
+                if prefix.len() == 1 {
+                    // The first placement counts like any other.
+                    self.attempts[PIECES] = 1;
+                    if !isolated(occ) {
+                        self.fits[PIECES] = 1;
+                        self.search(ctx, occ, avail, left);
+                    }
+                } else {
+                    self.search(ctx, occ, avail, left);
+                }
+                #tail_counts
+                ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
+            }
+
+            fn fork(&self) -> Box<dyn ::runtime::Search> {
+                Box::new(Solver::new())
+            }
+        }
+
+        #info_fn
+    };
+    let syntax: syn::File = syn::parse2(file).expect("the emitter writes valid Rust");
+    prettyplease::unparse(&syntax)
+}
+
+/// The solver's word, tables and search: the whole file but for `main`, the runtime's
+/// interface and description (`top`), or the module of a narrower solver that a wider one
+/// hands over to (not `top`). `f_from` is the default switch from E to F.
+fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
+    let f_from_value = f_from;
     let pieces = Literal::usize_unsuffixed(ir.shape_counts.iter().sum::<usize>());
     let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
     let word_type = match ir.word {
@@ -965,12 +1045,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         quote! {}
     };
     let try_lists = quote! { #try_set #try_list };
-    let info_fn = info_tokens(info);
-    let f_from = Literal::usize_unsuffixed(
-        ir.e_stage
-            .as_ref()
-            .map_or(info.pieces_to_place(), |e| e.f_from),
-    );
+    let f_from = Literal::usize_unsuffixed(f_from);
     let f_from_doc = if ir.e_stage.is_some() {
         " Use the F heuristic when this many pieces or fewer are left, E before (the default of `--f-from`)."
     } else {
@@ -980,13 +1055,9 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         Some(e) => e_stage_tokens(ir, e),
         None => (quote! {}, quote! {}, quote! {}),
     };
-    let doc = format!(" {description}");
-    let file = quote! {
-        #[doc = #doc]
-        pub fn main() {
-            ::runtime::main_for(info(), &mut Solver::new());
-        }
-
+    let (tail_field, tail_init, tail_handover, tail_items) = tail_tokens(ir, f_from_value);
+    let interface = if top { quote! {} } else { tail_interface_tokens(ir) };
+    quote! {
         /// The occupancy word: bit `c` is set when cell `c` is filled.
         type Word = #word_type;
         #word_ops
@@ -1021,6 +1092,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             prune_from: usize,
             /// The E heuristic while more than this many pieces are left, then F.
             f_from: usize,
+            #tail_field
         }
 
         impl Default for Solver {
@@ -1042,6 +1114,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     parity_from: usize::MAX,
                     prune_from: usize::MAX,
                     f_from: F_FROM,
+                    #tail_init
                 }
             }
 
@@ -1075,6 +1148,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     }
                     return;
                 }
+                #tail_handover
                 #e_switch
                 #f_dispatch
             }
@@ -1092,48 +1166,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
             }
         }
 
-        impl ::runtime::Search for Solver {
-            fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-                self.stop = false;
-                self.floor = ctx.floor();
-                let pruning = ctx.pruning();
-                self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
-                self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
-                self.prune_from = self.volume_from.min(self.parity_from);
-                self.f_from = ctx.f_from();
-                self.copies = COPIES;
-                self.attempts = [0; 64];
-                self.fits = [0; 64];
-                let mut occ: Word = ZERO;
-                let mut avail = ALL_SHAPES;
-                for (k, &image) in prefix.iter().enumerate() {
-                    let image_info = &ctx.info.images[image as usize];
-                    let shape = image_info.shape as usize;
-                    occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
-                    self.copies[shape] -= 1;
-                    if self.copies[shape] == 0 {
-                        avail &= !(1u64 << shape);
-                    }
-                    self.stack[k & 63] = image;
-                }
-                let left = PIECES - prefix.len();
-                if prefix.len() == 1 {
-                    // The first placement counts like any other.
-                    self.attempts[PIECES] = 1;
-                    if !isolated(occ) {
-                        self.fits[PIECES] = 1;
-                        self.search(ctx, occ, avail, left);
-                    }
-                } else {
-                    self.search(ctx, occ, avail, left);
-                }
-                ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
-            }
-
-            fn fork(&self) -> Box<dyn ::runtime::Search> {
-                Box::new(Solver::new())
-            }
-        }
+        #interface
 
         #e_tables
 
@@ -1147,10 +1180,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
         #pruning
 
-        #info_fn
-    };
-    let syntax: syn::File = syn::parse2(file).expect("the emitter writes valid Rust");
-    prettyplease::unparse(&syntax)
+        #tail_items
+    }
 }
 
 /// `try_table`: the images `start..end` of a set of tables (each with seven entries past
@@ -1292,4 +1323,106 @@ fn f_table_tokens(ir: &Ir, ft: &crate::lower::FTable) -> (TokenStream, TokenStre
         static F_SHAPES: [u8; #padded] = [#(#shapes),*];
     };
     (dispatch, items)
+}
+
+/// The hand-over to a narrower solver, if `ir` has one: the field that holds it, its
+/// initialiser, the test in `search`, and the items (the mask and the solver's module).
+fn tail_tokens(ir: &Ir, f_from: usize) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    let Some(tail) = &ir.tail else {
+        return (quote! {}, quote! {}, quote! {}, quote! {});
+    };
+    let from = Literal::usize_unsuffixed(tail.from);
+    let narrow = match (ir.word, tail.ir.word) {
+        (Word::U128, Word::U64) => quote! { (occ >> #from) as u64 },
+        (Word::Wide(_), Word::U128) => quote! { (occ >> #from).low_u128() },
+        (Word::Wide(_), Word::U64) => quote! { (occ >> #from).low_u128() as u64 },
+        (wide, narrow) => unreachable!("a tail in {narrow:?} of a solver in {wide:?}"),
+    };
+    let before = word_literal(ir.word, Mask::low_bits(tail.from));
+    let field = quote! {
+        /// The solver of the last cells, in a narrower word.
+        tail: tail::Solver,
+    };
+    let init = quote! { tail: tail::Solver::new(), };
+    let handover = quote! {
+        if occ & BEFORE_TAIL == BEFORE_TAIL {
+            // Every cell before the tail is filled, so every image placed from here on
+            // lies in the tail: its solver searches on in its narrower word.
+            if self.tail.enter(ctx, #narrow, avail, left, &self.stack, &self.copies) {
+                self.stop = true;
+            }
+            return;
+        }
+    };
+    let doc = format!(
+        " The solver of cells {}.. (its cell 0 is cell {} here), in a {}-bit word.",
+        tail.from,
+        tail.from,
+        tail.ir.word.bits()
+    );
+    let solver = solver_tokens(&tail.ir, f_from, false);
+    let items = quote! {
+        /// The cells before the tail's.
+        const BEFORE_TAIL: Word = #before;
+
+        #[doc = #doc]
+        #[allow(dead_code)]
+        mod tail {
+            #solver
+        }
+    };
+    (field, init, handover, items)
+}
+
+/// What a narrower solver offers the solver that hands over to it: taking its settings,
+/// searching on from one of its nodes, and giving back the counts.
+fn tail_interface_tokens(ir: &Ir) -> TokenStream {
+    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
+    let (configure, add_counts) = if ir.tail.is_some() {
+        (
+            quote! { self.tail.configure(floor, volume_from, parity_from, f_from); },
+            quote! { self.tail.add_counts(&mut self.attempts, &mut self.fits); },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
+    quote! {
+        impl Solver {
+            /// Takes the settings of the solver that hands over to this one, and clears
+            /// the counts.
+            pub fn configure(&mut self, floor: usize, volume_from: usize, parity_from: usize, f_from: usize) {
+                self.floor = floor;
+                self.volume_from = volume_from;
+                self.parity_from = parity_from;
+                self.prune_from = volume_from.min(parity_from);
+                self.f_from = f_from;
+                self.attempts = [0; 64];
+                self.fits = [0; 64];
+                #configure
+            }
+
+            /// Searches on from a node of the wider solver where every cell before this
+            /// solver's is filled: `occ` is the occupancy of this solver's cells, `stack`
+            /// and `copies` the wider solver's. Returns true when the search must stop.
+            pub fn enter(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, stack: &[u16; 64], copies: &[u8; #shapes]) -> bool {
+                self.stack = *stack;
+                self.copies = *copies;
+                self.stop = false;
+                self.search(ctx, occ, avail, left);
+                self.stop
+            }
+
+            /// Adds the counts of this solver (and its tail) to `attempts` and `fits`,
+            /// and clears them.
+            pub fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]) {
+                #add_counts
+                for k in 0..64 {
+                    attempts[k] += self.attempts[k];
+                    fits[k] += self.fits[k];
+                }
+                self.attempts = [0; 64];
+                self.fits = [0; 64];
+            }
+        }
+    }
 }

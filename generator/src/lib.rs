@@ -66,6 +66,9 @@ pub struct Config {
     /// A word at least this many bits wide, even when the box needs less: for measuring
     /// what wider words cost (`--word-bits N`).
     pub word_bits: Option<usize>,
+    /// The narrower solvers that a solver for a box wider than 64 cells hands over to
+    /// (`--tails none`, `--tails N,M`; automatic by default).
+    pub tails: lower::Tails,
     /// The pruning the solver applies by default (`-V`, `-v N`, `-p N`); the backtracks
     /// can be changed at run time, the volume filter cannot (it shapes the image lists).
     pub pruning: runtime::Pruning,
@@ -86,6 +89,14 @@ impl Config {
         }
         if let Some(n) = self.word_bits {
             out.push_str(&format!(" --word-bits {n}"));
+        }
+        match &self.tails {
+            lower::Tails::Auto => {}
+            lower::Tails::Off => out.push_str(" --tails none"),
+            lower::Tails::Cells(sizes) => {
+                let sizes: Vec<String> = sizes.iter().map(|n| n.to_string()).collect();
+                out.push_str(&format!(" --tails {}", sizes.join(",")));
+            }
         }
         if self.pruning.volume_filter {
             out.push_str(" -V");
@@ -114,6 +125,7 @@ impl Config {
                 "--f-from" => config.f_from = Some(number(words.next())?),
                 "--e-stage" => config.e_stage = true,
                 "--word-bits" => config.word_bits = Some(number(words.next())?),
+                "--tails" => config.tails = lower::Tails::parse(words.next()?)?,
                 "-V" => config.pruning.volume_filter = true,
                 "-v" => config.pruning.volume_backtrack = Some(number(words.next())?),
                 "-p" => config.pruning.parity_backtrack = Some(number(words.next())?),
@@ -131,6 +143,7 @@ impl Default for Config {
             f_from: None,
             e_stage: false,
             word_bits: None,
+            tails: lower::Tails::Auto,
             pruning: runtime::Pruning::default(),
         }
     }
@@ -159,11 +172,14 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
     info.pruning = config.pruning;
     let ir = lower::lower(
         puzzle,
-        config
-            .f_from
-            .unwrap_or_else(|| lower::default_f_from(puzzle)),
-        config.e_stage,
-        config.word_bits.unwrap_or(0),
+        &lower::Options {
+            f_from: config
+                .f_from
+                .unwrap_or_else(|| lower::default_f_from(puzzle)),
+            e_stage: config.e_stage,
+            word_bits: config.word_bits.unwrap_or(0),
+            tails: config.tails.clone(),
+        },
     )
     .map_err(|e| at_d(e.0))?;
     info.order = Some(runtime::Order {

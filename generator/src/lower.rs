@@ -109,6 +109,64 @@ pub struct Ir {
     /// The F stage as flat tables, for 64-bit words (else `plans` are emitted as one
     /// function per cell).
     pub f_table: Option<FTable>,
+    /// The solver of the last cells in a narrower word, which the search hands over to
+    /// once every cell before them is filled.
+    pub tail: Option<Box<Tail>>,
+}
+
+/// A narrower solver for the cells `from..` of a wider one, in its own numbering (cell
+/// `c` there is cell `from + c` here) but with this solver's image numbers.
+#[derive(Clone, Debug)]
+pub struct Tail {
+    pub from: usize,
+    pub ir: Ir,
+}
+
+/// Which narrower solvers a wide one hands over to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Tails {
+    /// The widest each narrower word holds: a 128-bit solver's last 64 cells, a wider
+    /// one's last 128 (and their last 64).
+    #[default]
+    Auto,
+    /// None: the one word throughout.
+    Off,
+    /// Tails of these many cells, each in the narrowest word that holds it, each
+    /// narrower than the last (for tests on small boxes).
+    Cells(Vec<usize>),
+}
+
+impl Tails {
+    /// Reads `--tails`: `none`, or the tails' sizes as `N[,M]`.
+    pub fn parse(text: &str) -> Option<Tails> {
+        if text == "none" {
+            return Some(Tails::Off);
+        }
+        let sizes: Option<Vec<usize>> = text.split(',').map(|n| n.parse().ok()).collect();
+        sizes.filter(|s| !s.is_empty()).map(Tails::Cells)
+    }
+}
+
+/// How to lower a puzzle.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Use the F heuristic when this many pieces or fewer are left, E before.
+    pub f_from: usize,
+    /// Build the E stage even when F is used throughout.
+    pub e_stage: bool,
+    /// A word at least this many bits wide.
+    pub word_bits: usize,
+    pub tails: Tails,
+}
+
+/// The narrowest word that holds `cells` cells, if one does.
+fn word_for(cells: usize) -> Option<Word> {
+    match cells {
+        0..=64 => Some(Word::U64),
+        65..=128 => Some(Word::U128),
+        129..=Mask::BITS => Some(Word::Wide(cells.div_ceil(64))),
+        _ => None,
+    }
 }
 
 /// The most cells whose occupancy selects a cell's image list set in an [`FTable`].
@@ -175,34 +233,31 @@ pub fn default_f_from(puzzle: &Puzzle) -> usize {
 }
 
 /// Lowers `puzzle` to the IR of a FILA solver with POF and NOF that uses the F heuristic
-/// when `f_from` or fewer pieces are left, and the E heuristic before. The E stage is
-/// built when it is used, or always with `e_stage` (so that `--f-from` can choose it at
-/// run time). The word is the narrowest that holds the box, or at least `word_bits` wide.
-pub fn lower(
-    puzzle: &Puzzle,
-    f_from: usize,
-    e_stage: bool,
-    word_bits: usize,
-) -> Result<Ir, Unsupported> {
+/// when `options.f_from` or fewer pieces are left, and the E heuristic before. The E
+/// stage is built when it is used, or always with `options.e_stage` (so that `--f-from`
+/// can choose it at run time). The word is the narrowest that holds the box, or at least
+/// `options.word_bits` wide; the search hands over to the narrower solvers of
+/// `options.tails`.
+pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     let cells = puzzle.cells.len();
-    let word = match cells.max(word_bits) {
-        0..=64 => Word::U64,
-        65..=128 => Word::U128,
-        // Wider boxes use several 64-bit limbs, up to the generator's own masks.
-        bits @ 129..=Mask::BITS => Word::Wide(bits.div_ceil(64)),
-        _ if cells <= Mask::BITS => {
+    let word_bits = options.word_bits;
+    // Wider boxes use several 64-bit limbs, up to the generator's own masks.
+    let word = match word_for(cells.max(word_bits)) {
+        Some(word) => word,
+        None if cells <= Mask::BITS => {
             return Err(Unsupported(format!(
                 "--word-bits {word_bits}: words are at most {} bits wide",
                 Mask::BITS
             )))
         }
-        _ => {
+        None => {
             return Err(Unsupported(format!(
                 "the puzzle has {cells} open cells; generated solvers handle at most {} (use `fila solve`)",
                 Mask::BITS
             )))
         }
     };
+    let f_from = options.f_from;
     if puzzle.mobile_pieces() > 63 {
         return Err(Unsupported(format!(
             "the puzzle has {} pieces; generated solvers place at most 63",
@@ -291,7 +346,7 @@ pub fn lower(
     let shifts = neighbour_shifts(puzzle, &cell_of);
     let isolation_check = shifts.is_some() && puzzle.shapes.iter().all(|s| s.size > 1);
     let f_from = f_from.min(puzzle.mobile_pieces());
-    let e_stage = (e_stage || f_from < puzzle.mobile_pieces())
+    let e_stage = (options.e_stage || f_from < puzzle.mobile_pieces())
         .then(|| build_e_stage(puzzle, &cell_of, &masks, f_from));
     let neighbour_masks: Vec<Mask> = puzzle
         .cells
@@ -319,7 +374,9 @@ pub fn lower(
     }
     shape_balances.iter_mut().for_each(|v| v.sort_unstable());
     let f_table = (word == Word::U64).then(|| f_table(puzzle, &by_first, &masks));
+    let tail = tail(puzzle, options, word, e_stage.is_some())?;
     Ok(Ir {
+        tail,
         f_table,
         word,
         cells,
@@ -336,6 +393,82 @@ pub fn lower(
         black,
         shape_balances,
     })
+}
+
+/// The narrower solver that a solver in `word` hands over to, as `options.tails` asks.
+fn tail(
+    puzzle: &Puzzle,
+    options: &Options,
+    word: Word,
+    e_stage: bool,
+) -> Result<Option<Box<Tail>>, Unsupported> {
+    let cells = puzzle.cells.len();
+    let (size, rest) = match &options.tails {
+        Tails::Off => return Ok(None),
+        // A box that a narrower word holds whole (in a wider word for measurement) keeps
+        // its word.
+        Tails::Auto => match word {
+            Word::U128 if cells > 64 => (64, Tails::Auto),
+            Word::Wide(_) if cells > 128 => (128, Tails::Auto),
+            _ => return Ok(None),
+        },
+        Tails::Cells(sizes) => match sizes.split_first() {
+            None => return Ok(None),
+            Some((&size, rest)) => (size, Tails::Cells(rest.to_vec())),
+        },
+    };
+    let narrower = word_for(size).filter(|w| w.bits() < word.bits());
+    if size == 0 || size >= cells || narrower.is_none() {
+        return Err(Unsupported(format!(
+            "a tail of {size} cells: a tail must have fewer cells than the {cells} of the box and a narrower word than its {} bits",
+            word.bits()
+        )));
+    }
+    let from = cells - size;
+    let (sub, numbers) = puzzle.tail(from);
+    let mut ir = lower(
+        &sub,
+        &Options {
+            f_from: options.f_from,
+            e_stage,
+            word_bits: 0,
+            tails: rest,
+        },
+    )?;
+    ir.renumber(&numbers, puzzle.images.len());
+    Ok(Some(Box::new(Tail { from, ir })))
+}
+
+impl Ir {
+    /// Gives image `i` the number `numbers[i]` of `total`, in this solver and its tails.
+    fn renumber(&mut self, numbers: &[usize], total: usize) {
+        let mut masks = vec![Mask::ZERO; total];
+        let mut shapes = vec![0; total];
+        for (i, &n) in numbers.iter().enumerate() {
+            masks[n] = self.masks[i];
+            shapes[n] = self.image_shapes[i];
+        }
+        self.masks = masks;
+        self.image_shapes = shapes;
+        for plan in &mut self.plans {
+            for list in plan.sets.iter_mut().flatten() {
+                list.images.iter_mut().for_each(|i| *i = numbers[*i]);
+            }
+        }
+        if let Some(ft) = &mut self.f_table {
+            for set in ft.sets.iter_mut().flatten() {
+                set.iter_mut().for_each(|i| *i = numbers[*i]);
+            }
+        }
+        if let Some(e) = &mut self.e_stage {
+            e.entries
+                .iter_mut()
+                .for_each(|i| *i = numbers[*i as usize] as u16);
+        }
+        if let Some(tail) = &mut self.tail {
+            tail.ir.renumber(numbers, total);
+        }
+    }
 }
 
 fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> Option<Vec<Shift>> {

@@ -435,6 +435,60 @@ impl Puzzle {
         before - self.images.len()
     }
 
+    /// The puzzle left once the cells before `from` (in fill order) are filled: the open
+    /// cells `from..`, numbered from 0, and the images that lie wholly among them, each
+    /// with the number it has here. The pieces, shapes and copies are this puzzle's.
+    ///
+    /// A generated solver for a box wider than its narrower words hands its search over
+    /// to the solver of such a tail once every cell before `from` is filled: every image
+    /// placed after that lies in the tail.
+    pub fn tail(&self, from: usize) -> (Puzzle, Vec<usize>) {
+        let from = from.min(self.cells.len());
+        let cells = self.cells[from..].to_vec();
+        let cell_at = self
+            .cell_at
+            .iter()
+            .map(|c| c.and_then(|c| (c as usize).checked_sub(from).map(|c| c as Cell)))
+            .collect();
+        let mut images = Vec::new();
+        let mut numbers = Vec::new();
+        let mut shape_images = Vec::new();
+        for range in &self.shape_images {
+            let start = images.len();
+            for i in range.clone() {
+                let im = &self.images[i];
+                if im.cells[0] as usize >= from {
+                    images.push(Image {
+                        shape: im.shape,
+                        cells: im.cells.iter().map(|&c| c - from as Cell).collect(),
+                    });
+                    numbers.push(i);
+                }
+            }
+            shape_images.push(start..images.len());
+        }
+        let image_index = images
+            .iter()
+            .enumerate()
+            .map(|(i, im)| (im.cells.clone(), i))
+            .collect();
+        let tail = Puzzle {
+            name: self.name.clone(),
+            dims: self.dims,
+            one_side: self.one_side,
+            cells,
+            cell_at,
+            stationary_at: self.stationary_at.clone(),
+            pieces: self.pieces.clone(),
+            shapes: self.shapes.clone(),
+            images,
+            shape_images,
+            mirror_closed: self.mirror_closed,
+            image_index,
+        };
+        (tail, numbers)
+    }
+
     /// The image of `shape` covering exactly `cells` (sorted), if there is one.
     pub fn find_image(&self, shape: usize, cells: &[Cell]) -> Option<usize> {
         self.image_index

@@ -11,7 +11,7 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-const USAGE: &str = "usage: cargo xtask gen [--check | --tune] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+const USAGE: &str = "usage: cargo xtask gen [--check | --tune] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,7 +53,7 @@ fn gen(args: &[String]) -> ExitCode {
                 fixed.volume_filter |= a == "-V";
                 options.push(a.clone());
             }
-            "-r" | "--f-from" | "-v" | "-p" | "--word-bits" => match it.next() {
+            "-r" | "--f-from" | "-v" | "-p" | "--word-bits" | "--tails" => match it.next() {
                 Some(value) => {
                     fixed.f_from |= a == "--f-from";
                     fixed.volume_backtrack |= a == "-v";
