@@ -14,7 +14,12 @@ struct Entry {
     solver: String,
     program: PathBuf,
     args: Vec<String>,
-    expected: u64,
+    /// The `-i` key whose value every run must give: `SOLUTIONS`, or for sampled runs
+    /// `ESTIMATED_FITS`.
+    key: &'static str,
+    /// Its value; `None` until the first run of the puzzle gives it, when every entry of
+    /// the puzzle must then agree.
+    expected: Option<u64>,
     times: Vec<Duration>,
 }
 
@@ -28,7 +33,7 @@ fn median(times: &[Duration]) -> Duration {
     }
 }
 
-fn run_once(entry: &Entry, root: &Path) -> Result<Duration, String> {
+fn run_once(entry: &Entry, root: &Path) -> Result<(Duration, u64), String> {
     let start = Instant::now();
     let output = Command::new(&entry.program)
         .args(&entry.args)
@@ -37,17 +42,20 @@ fn run_once(entry: &Entry, root: &Path) -> Result<Duration, String> {
         .map_err(|e| format!("cannot run {}: {e}", entry.program.display()))?;
     let elapsed = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let count = stdout
+    let prefix = format!("{}=", entry.key);
+    let value = stdout
         .lines()
-        .find_map(|l| l.strip_prefix("SOLUTIONS="))
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if !output.status.success() || count != Some(entry.expected) {
-        return Err(format!(
-            "{} {} gave {:?} (status {}), expected {}",
-            entry.puzzle, entry.solver, count, output.status, entry.expected
-        ));
+    match value {
+        Some(v) if output.status.success() && entry.expected.is_none_or(|e| e == v) => {
+            Ok((elapsed, v))
+        }
+        _ => Err(format!(
+            "{} {} gave {}={value:?} (status {}), expected {:?}",
+            entry.puzzle, entry.solver, entry.key, output.status, entry.expected
+        )),
     }
-    Ok(elapsed)
 }
 
 fn ms(d: Duration) -> String {
@@ -97,7 +105,8 @@ pub fn main(args: &[String]) -> ExitCode {
         solver: solver.to_string(),
         program,
         args: args.iter().map(|s| s.to_string()).collect(),
-        expected,
+        key: "SOLUTIONS",
+        expected: Some(expected),
         times: Vec::new(),
     };
     let mut entries = vec![
@@ -288,33 +297,84 @@ pub fn main(args: &[String]) -> ExitCode {
 /// Entries longer than ten seconds are timed three times at most.
 fn time_interleaved(entries: &mut [Entry], root: &Path, runs: usize) -> Result<(), String> {
     for round in 0..runs {
-        for e in entries.iter_mut() {
+        for k in 0..entries.len() {
+            let e = &mut entries[k];
             if round >= 3 && e.times.first().is_some_and(|t| t.as_secs() >= 10) {
                 continue;
             }
-            let t = run_once(e, root)?;
+            let (t, value) = run_once(e, root)?;
             e.times.push(t);
+            // Every later run of the puzzle must give the same value.
+            let puzzle = e.puzzle;
+            for other in entries.iter_mut().filter(|o| o.puzzle == puzzle) {
+                other.expected.get_or_insert(value);
+            }
         }
         eprintln!("round {}/{runs} done", round + 1);
     }
     Ok(())
 }
 
-/// `--words`: what a wider word than the box needs costs. The generated 10x6 (60 cells)
-/// and one-sided 30x3 (90 cells) solvers, with their recorded options, are built in
-/// scratch crates with their own word and with wider ones (`--word-bits`), and timed side
-/// by side. Puzzles of more than 128 cells get the wide words; the other way to run them
-/// (the generic engine placing pieces until the rest fits a narrower word) can gain at
-/// most what the narrower word saves below, while the generic engine pays far more per
-/// placement above.
+/// One solver of `--words`: a puzzle built with one word and set of tails.
+struct WordVariant {
+    bits: usize,
+    tails: generator::lower::Tails,
+}
+
+/// `--words`: what wider words cost, and what handing over to narrower words for the
+/// last cells buys. Each puzzle is built in scratch crates with its recorded options and
+/// several words and tails (`--word-bits`, `--tails`), and the solvers are timed side by
+/// side:
+/// - 10x6 (60 cells) in its own 64-bit word and in wider ones;
+/// - the one-sided 30x3 (90 cells) in a 128-bit word handing over to a 64-bit one for its
+///   last 64 cells (its own), in a 128-bit word throughout, and in wider ones;
+/// - a box of more than 128 cells (`benches/puzzles/`), handing over to 128- and 64-bit
+///   words or in its wide word throughout. Its search would take months, so each run
+///   searches the same sample of subtrees (`--estimate`), and the runs must agree on the
+///   estimated fits.
 fn word_bench(root: &Path, runs: usize) -> ExitCode {
-    let variants: [(&'static str, u64, &[usize]); 2] = [
-        ("pentomino_10x6", 2339, &[0, 128, 192, 256]),
-        ("one_sided_30x3", 46, &[0, 192, 256]),
+    use generator::lower::Tails;
+    let own = |tails| WordVariant { bits: 0, tails };
+    let wide = |bits| WordVariant {
+        bits,
+        tails: Tails::Off,
+    };
+    let full = ["-q", "-i", "--threads", "1"];
+    let sampled = [
+        "-q",
+        "-i",
+        "--threads",
+        "1",
+        "--estimate=4",
+        "--subtrees",
+        "20000",
+    ];
+    let puzzles: Vec<(&'static str, &'static str, Option<u64>, &[&str], Vec<WordVariant>)> = vec![
+        (
+            "puzzles",
+            "pentomino_10x6",
+            Some(2339),
+            &full,
+            vec![own(Tails::Auto), wide(128), wide(192), wide(256)],
+        ),
+        (
+            "puzzles",
+            "one_sided_30x3",
+            Some(46),
+            &full,
+            vec![own(Tails::Auto), own(Tails::Off), wide(192), wide(256)],
+        ),
+        (
+            "benches/puzzles",
+            "pentominoes_twice_44x3",
+            None,
+            &sampled,
+            vec![own(Tails::Auto), own(Tails::Off)],
+        ),
     ];
     let mut entries = Vec::new();
-    for (name, expected, widths) in variants {
-        let file = root.join(format!("puzzles/{name}.txt"));
+    for (dir, name, expected, args, variants) in puzzles {
+        let file = root.join(dir).join(format!("{name}.txt"));
         let text = match std::fs::read_to_string(&file) {
             Ok(t) => t,
             Err(e) => {
@@ -323,12 +383,13 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
             }
         };
         let recorded = crate::recorded_config(root, &file);
-        for &bits in widths {
+        for (k, variant) in variants.into_iter().enumerate() {
             let config = generator::Config {
-                word_bits: (bits > 0).then_some(bits),
+                word_bits: (variant.bits > 0).then_some(variant.bits),
+                tails: variant.tails.clone(),
                 ..recorded.clone()
             };
-            let label = format!("puzzles/{name}.txt");
+            let label = format!("{dir}/{name}.txt");
             let code = match generator::generate(&label, &text, &config) {
                 Ok(code) => code,
                 Err(d) => {
@@ -336,14 +397,14 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let word = code
+            // The words, widest first: the solver's own, then its tails'.
+            let words: Vec<&str> = code
                 .lines()
-                .find_map(|l| l.strip_prefix("type Word = "))
-                .unwrap_or("?;")
-                .trim_end_matches(';')
-                .to_string();
-            let package = format!("words-{}-{bits}", name.replace('_', "-"));
-            eprintln!("building {package} (Word = {word})...");
+                .filter_map(|l| l.trim_start().strip_prefix("type Word = "))
+                .map(|w| w.trim_end_matches(';').trim_start_matches("::runtime::word::"))
+                .collect();
+            let package = format!("words-{}-{k}", name.replace('_', "-"));
+            eprintln!("building {package} (words {})...", words.join(", "));
             let exe = match crate::scratch::build(
                 root,
                 &root.join("target/words").join(&package),
@@ -360,13 +421,10 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
             };
             entries.push(Entry {
                 puzzle: name,
-                solver: if bits == 0 {
-                    format!("own word ({word})")
-                } else {
-                    format!("{bits}-bit word ({word})")
-                },
+                solver: words.join(" then "),
                 program: exe,
-                args: ["-q", "-i", "--threads", "1"].map(String::from).to_vec(),
+                args: args.iter().map(|s| s.to_string()).collect(),
+                key: if expected.is_some() { "SOLUTIONS" } else { "ESTIMATED_FITS" },
                 expected,
                 times: Vec::new(),
             });
@@ -377,10 +435,10 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
         return ExitCode::from(1);
     }
     let mut table = String::from(
-        "| puzzle | solver | median | min | ratio to own word |\n|---|---|---|---|---|\n",
+        "| puzzle | words | median | min | ratio to the first |\n|---|---|---|---|---|\n",
     );
     for e in &entries {
-        let own = entries
+        let first = entries
             .iter()
             .find(|o| o.puzzle == e.puzzle)
             .map(|o| median(&o.times).as_secs_f64())
@@ -391,7 +449,7 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
             e.solver,
             ms(median(&e.times)),
             ms(e.times.iter().min().copied().unwrap_or_default()),
-            median(&e.times).as_secs_f64() / own
+            median(&e.times).as_secs_f64() / first
         ));
     }
     println!("{table}");
