@@ -3,6 +3,7 @@ mod common;
 mod errors;
 mod estimate;
 mod generated;
+mod lanes;
 mod orbits;
 mod parallel;
 mod pruning;
