@@ -90,18 +90,18 @@ impl Solver {
     /// the test for open regions too small for any piece; then each fit is placed.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn try_table(
+    fn try_table<const L: usize>(
         &mut self,
         ctx: &mut ::runtime::Context<'_>,
         occ: Word,
         avail: u64,
-        left: usize,
         masks: &[Word],
         images: &[u16],
         shapes: &[u8],
         start: usize,
         end: usize,
     ) {
+        let left = L;
         let o = Lanes::splat(occ);
         let mut base = start;
         while base < end {
@@ -127,7 +127,7 @@ impl Solver {
                 let k = base + fits.trailing_zeros() as usize;
                 fits &= fits - 1;
                 let s = shapes[k] as usize;
-                if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k])
+                if self.place::<L>(ctx, occ | masks[k], avail & !(1u64 << s), images[k])
                 {
                     return;
                 }
@@ -138,30 +138,57 @@ impl Solver {
     /// Places image `image` (its mask already in `occ`) and searches on. Returns
     /// true when the search must stop.
     #[inline(always)]
-    fn place(
+    fn place<const L: usize>(
         &mut self,
         ctx: &mut ::runtime::Context<'_>,
         occ: Word,
         next: u64,
-        left: usize,
         image: u16,
     ) -> bool {
+        let left = L;
+        let below = left.wrapping_sub(1);
         self.fits[left & 63] += 1;
-        if left - 1 > self.prune_from && !self.prune_ok(occ, next, left - 1, image) {
+        if below > self.prune_from && !self.prune_ok(occ, next, below, image) {
             return self.stop;
         }
-        self.stack[(PIECES - left) & 63] = image;
-        self.search(ctx, occ, next, left - 1);
+        self.stack[PIECES.wrapping_sub(left) & 63] = image;
+        self.descend(ctx, occ, next, below);
         self.stop
     }
-    /// Targets the first open cell.
-    fn search(
+    /// Searches below a node with `left` pieces left.
+    #[inline(always)]
+    fn descend(
         &mut self,
         ctx: &mut ::runtime::Context<'_>,
         occ: Word,
         avail: u64,
         left: usize,
     ) {
+        match left {
+            0 => self.search::<0>(ctx, occ, avail),
+            1 => self.search::<1>(ctx, occ, avail),
+            2 => self.search::<2>(ctx, occ, avail),
+            3 => self.search::<3>(ctx, occ, avail),
+            4 => self.search::<4>(ctx, occ, avail),
+            5 => self.search::<5>(ctx, occ, avail),
+            6 => self.search::<6>(ctx, occ, avail),
+            7 => self.search::<7>(ctx, occ, avail),
+            8 => self.search::<8>(ctx, occ, avail),
+            9 => self.search::<9>(ctx, occ, avail),
+            10 => self.search::<10>(ctx, occ, avail),
+            11 => self.search::<11>(ctx, occ, avail),
+            12 => self.search::<12>(ctx, occ, avail),
+            _ => unreachable!("at most PIECES pieces are left"),
+        }
+    }
+    /// Targets the first open cell.
+    fn search<const L: usize>(
+        &mut self,
+        ctx: &mut ::runtime::Context<'_>,
+        occ: Word,
+        avail: u64,
+    ) {
+        let left = L;
         if left <= self.floor {
             if left == 0 {
                 if !ctx.report(&self.stack[..PIECES]) {
@@ -175,17 +202,7 @@ impl Solver {
         let c = (!occ).trailing_zeros() as usize & 63;
         let set = F_SET_BASE[c] as usize + gather(occ, F_CONTEXT[c]);
         let (start, end) = (F_INDEX[set] as usize, F_INDEX[set + 1] as usize);
-        self.try_table(
-            ctx,
-            occ,
-            avail,
-            left,
-            &F_MASKS,
-            &F_IMAGES,
-            &F_SHAPES,
-            start,
-            end,
-        );
+        self.try_table::<L>(ctx, occ, avail, &F_MASKS, &F_IMAGES, &F_SHAPES, start, end);
     }
     /// Whether the volume and parity backtracks, where they apply with `remaining`
     /// pieces left to place, let the search go on below the placement of `image`.
@@ -9639,10 +9656,10 @@ impl ::runtime::Search for Solver {
             self.attempts[PIECES] = 1;
             if !isolated(occ) {
                 self.fits[PIECES] = 1;
-                self.search(ctx, occ, avail, left);
+                self.descend(ctx, occ, avail, left);
             }
         } else {
-            self.search(ctx, occ, avail, left);
+            self.descend(ctx, occ, avail, left);
         }
         ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
     }

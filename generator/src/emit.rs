@@ -355,11 +355,86 @@ fn isolation_tokens(ir: &Ir, lanes: bool) -> TokenStream {
     }
 }
 
+/// How a solver's search knows how many pieces are left.
+///
+/// With a 64-bit word each level has its own copy of the search: `search`, `search_e`,
+/// `try_table` and `place` take the count as a const generic `L`, so that the counters
+/// and the stack are indexed by constants and each level calls the next directly
+/// (`descend` turns a count known only at run time into the call of its level). Measured
+/// on 10x6 with hyperfine: 21.9 and 22.3 ms with the count as an argument, 21.1 and
+/// 20.7 ms with a copy per level. Wider words keep the argument: their per-cell
+/// functions would be copied for every level.
+struct Levels {
+    /// The generic parameters of a function of the search.
+    generics: TokenStream,
+    /// The count as a parameter, with its comma.
+    param: TokenStream,
+    /// Binds `left` at the top of a function of the search.
+    bind: TokenStream,
+    /// The turbofish of a call within a level.
+    turbofish: TokenStream,
+    /// The count as an argument of a call within a level, with its comma.
+    arg: TokenStream,
+}
+
+fn levels(ir: &Ir) -> Levels {
+    if ir.f_table.is_some() {
+        Levels {
+            generics: quote! { <const L: usize> },
+            param: quote! {},
+            bind: quote! { let left = L; },
+            turbofish: quote! { ::<L> },
+            arg: quote! {},
+        }
+    } else {
+        Levels {
+            generics: quote! {},
+            param: quote! { left: usize, },
+            bind: quote! {},
+            turbofish: quote! {},
+            arg: quote! { left, },
+        }
+    }
+}
+
+/// `descend`: the search below a node with `left` pieces left, where `left` is a value.
+fn descend_tokens(ir: &Ir) -> TokenStream {
+    let body = if ir.f_table.is_some() {
+        let pieces = ir.shape_counts.iter().sum::<usize>();
+        let arms = (0..=pieces).map(|k| {
+            let l = Literal::usize_unsuffixed(k);
+            quote! { #l => self.search::<#l>(ctx, occ, avail), }
+        });
+        quote! {
+            match left {
+                #(#arms)*
+                _ => unreachable!("at most PIECES pieces are left"),
+            }
+        }
+    } else {
+        quote! { self.search(ctx, occ, avail, left) }
+    };
+    quote! {
+        /// Searches below a node with `left` pieces left.
+        #[inline(always)]
+        fn descend(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+            #body
+        }
+    }
+}
+
 /// The E stage: its switch in `search`, and its tables and functions.
 fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStream, TokenStream) {
+    let Levels {
+        generics,
+        param,
+        turbofish,
+        arg,
+        ..
+    } = levels(ir);
     let switch = quote! {
         if left > self.f_from {
-            self.search_e(ctx, occ, avail, left);
+            self.search_e #turbofish (ctx, occ, avail, #arg);
             return;
         }
     };
@@ -472,7 +547,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         },
     };
     let try_best = if lanes {
-        quote! { self.try_table(ctx, occ, avail, left, &E_MASKS, &E_ENTRIES, &E_SHAPES, start, end); }
+        quote! { self.try_table #turbofish (ctx, occ, avail, #arg &E_MASKS, &E_ENTRIES, &E_SHAPES, start, end); }
     } else {
         quote! { self.try_list(ctx, occ, avail, left, &E_MASKS[start..end], &E_ENTRIES[start..end], &E_SHAPES[start..end]); }
     };
@@ -481,7 +556,7 @@ fn e_stage_tokens(ir: &Ir, e: &crate::lower::EStage) -> (TokenStream, TokenStrea
         /// with the fewest open neighbours, the one where the fewest images fit; then tries
         /// that cell's images.
         #[inline(never)]
-        fn search_e(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+        fn search_e #generics (&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, #param) {
             let open = !occ & FULL;
             #fewest_neighbours
             let mut best_fits = u32::MAX;
@@ -814,10 +889,10 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
                     self.attempts[PIECES] = 1;
                     if !isolated(occ) {
                         self.fits[PIECES] = 1;
-                        self.search(ctx, occ, avail, left);
+                        self.descend(ctx, occ, avail, left);
                     }
                 } else {
-                    self.search(ctx, occ, avail, left);
+                    self.descend(ctx, occ, avail, left);
                 }
                 #tail_counts
                 ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
@@ -839,6 +914,13 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 /// hands over to (not `top`). `f_from` is the default switch from E to F.
 fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
     let f_from_value = f_from;
+    let Levels {
+        generics,
+        param,
+        bind,
+        ..
+    } = levels(ir);
+    let descend = descend_tokens(ir);
     let pieces = Literal::usize_unsuffixed(ir.shape_counts.iter().sum::<usize>());
     let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
     let word_type = match ir.word {
@@ -1125,18 +1207,25 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
             /// Places image `image` (its mask already in `occ`) and searches on. Returns
             /// true when the search must stop.
             #[inline(always)]
-            fn place(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, next: u64, left: usize, image: u16) -> bool {
+            fn place #generics (&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, next: u64, #param image: u16) -> bool {
+                #bind
+                // (Never reached with no piece left: `wrapping_sub` keeps that level's
+                // copy free of an overflow.)
+                let below = left.wrapping_sub(1);
                 self.fits[left & 63] += 1;
-                if left - 1 > self.prune_from && !self.prune_ok(occ, next, left - 1, image) {
+                if below > self.prune_from && !self.prune_ok(occ, next, below, image) {
                     return self.stop;
                 }
-                self.stack[(PIECES - left) & 63] = image;
-                self.search(ctx, occ, next, left - 1);
+                self.stack[PIECES.wrapping_sub(left) & 63] = image;
+                self.descend(ctx, occ, next, below);
                 self.stop
             }
 
+            #descend
+
             /// Targets the first open cell.
-            fn search(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize) {
+            fn search #generics (&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, #param) {
+                #bind
                 if left <= self.floor {
                     // A solution, or a node where the driver splits the search.
                     if left == 0 {
@@ -1188,6 +1277,12 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
 /// its last set), eight at a time.
 fn try_table_tokens(ir: &Ir) -> TokenStream {
     let place_copy = place_copy_tokens(ir);
+    let Levels {
+        generics,
+        param,
+        bind,
+        ..
+    } = levels(ir);
     quote! {
         /// Tries the images `start..end` of the tables `masks`, `images`, `shapes` whose
         /// shape is available: the fits of eight at a time are found without a branch
@@ -1195,7 +1290,8 @@ fn try_table_tokens(ir: &Ir) -> TokenStream {
         /// the test for open regions too small for any piece; then each fit is placed.
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn try_table(&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, left: usize, masks: &[Word], images: &[u16], shapes: &[u8], start: usize, end: usize) {
+        fn try_table #generics (&mut self, ctx: &mut ::runtime::Context<'_>, occ: Word, avail: u64, #param masks: &[Word], images: &[u16], shapes: &[u8], start: usize, end: usize) {
+            #bind
             let o = Lanes::splat(occ);
             let mut base = start;
             while base < end {
@@ -1228,10 +1324,11 @@ fn try_table_tokens(ir: &Ir) -> TokenStream {
 /// Placing image `k` of the lists `masks`, `images`, `shapes` (`s` its shape) and
 /// searching on; returns from the caller when the search must stop.
 fn place_copy_tokens(ir: &Ir) -> TokenStream {
+    let Levels { turbofish, arg, .. } = levels(ir);
     // With one piece of every shape, placing a piece just clears its shape's bit.
     if ir.shape_counts.iter().all(|&c| c == 1) {
         quote! {
-            if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k]) {
+            if self.place #turbofish (ctx, occ | masks[k], avail & !(1u64 << s), #arg images[k]) {
                 return;
             }
         }
@@ -1239,7 +1336,7 @@ fn place_copy_tokens(ir: &Ir) -> TokenStream {
         quote! {
             self.copies[s] -= 1;
             let next = if self.copies[s] == 0 { avail & !(1u64 << s) } else { avail };
-            let stop = self.place(ctx, occ | masks[k], next, left, images[k]);
+            let stop = self.place #turbofish (ctx, occ | masks[k], next, #arg images[k]);
             self.copies[s] += 1;
             if stop {
                 return;
@@ -1305,7 +1402,7 @@ fn f_table_tokens(ir: &Ir, ft: &crate::lower::FTable) -> (TokenStream, TokenStre
         let c = (!occ).trailing_zeros() as usize & 63;
         let set = F_SET_BASE[c] as usize + gather(occ, F_CONTEXT[c]);
         let (start, end) = (F_INDEX[set] as usize, F_INDEX[set + 1] as usize);
-        self.try_table(ctx, occ, avail, left, &F_MASKS, &F_IMAGES, &F_SHAPES, start, end);
+        self.try_table::<L>(ctx, occ, avail, &F_MASKS, &F_IMAGES, &F_SHAPES, start, end);
     };
     let items = quote! {
         /// For each cell, the later cells whose occupancy selects its image list set (NOF):
@@ -1408,7 +1505,7 @@ fn tail_interface_tokens(ir: &Ir) -> TokenStream {
                 self.stack = *stack;
                 self.copies = *copies;
                 self.stop = false;
-                self.search(ctx, occ, avail, left);
+                self.descend(ctx, occ, avail, left);
                 self.stop
             }
 
