@@ -1138,7 +1138,11 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
         None => (quote! {}, quote! {}, quote! {}),
     };
     let (tail_field, tail_init, tail_handover, tail_items) = tail_tokens(ir, f_from_value);
-    let interface = if top { quote! {} } else { tail_interface_tokens(ir) };
+    let interface = if top {
+        quote! {}
+    } else {
+        tail_interface_tokens(ir)
+    };
     quote! {
         /// The occupancy word: bit `c` is set when cell `c` is filled.
         type Word = #word_type;

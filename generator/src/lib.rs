@@ -236,3 +236,63 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lower::Tails;
+
+    #[test]
+    fn options_read_back_what_they_write() {
+        for options in [
+            "-r #",
+            "-r X --f-from 18 -V",
+            "-r L --f-from 3 --e-stage --word-bits 128 --tails none -v 2 -p 4",
+            "-r # --word-bits 192 --tails 100,40",
+        ] {
+            let config = Config::from_options(options).unwrap();
+            assert_eq!(config.options(), options);
+        }
+        assert_eq!(Tails::parse("none"), Some(Tails::Off));
+        assert_eq!(Tails::parse("64"), Some(Tails::Cells(vec![64])));
+        for bad in ["", "x", "3,", ",3", "3,,4", "-1"] {
+            assert_eq!(Tails::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_tail_must_be_narrower_and_smaller_than_its_box() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../puzzles/pentomino_10x6.txt"),
+        )
+        .unwrap();
+        let with = |word_bits, tails: Vec<usize>| Config {
+            word_bits: Some(word_bits),
+            tails: Tails::Cells(tails),
+            ..Config::default()
+        };
+        // 60 cells in a 128-bit word: a 64-bit tail of 30 cells is fine, of 60 or more
+        // cells it is the whole box, and a 128-bit word is no narrower.
+        assert!(generate("p.txt", &text, &with(128, vec![30])).is_ok());
+        for (bits, tails) in [
+            (128, vec![60]),
+            (128, vec![0]),
+            (192, vec![40, 30]),
+            (64, vec![30]),
+        ] {
+            let err = generate("p.txt", &text, &with(bits, tails.clone())).unwrap_err();
+            assert!(
+                err[0].to_string().contains("a tail of"),
+                "{bits} {tails:?}: {}",
+                err[0]
+            );
+        }
+        // Automatic tails leave a box that a narrower word holds whole alone.
+        let auto = Config {
+            word_bits: Some(128),
+            ..Config::default()
+        };
+        let code = generate("p.txt", &text, &auto).unwrap();
+        assert!(!code.contains("mod tail"));
+    }
+}

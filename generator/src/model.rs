@@ -786,6 +786,31 @@ mod tests {
     }
 
     #[test]
+    fn a_tail_keeps_the_images_among_its_cells_renumbered() {
+        // Two dominoes and a straight tromino in a 7x1 strip (cells 0..7).
+        let p = puzzle(
+            "D:xDim=7:yDim=1:zDim=1\nC:name=A:layout=0 0 0, 1 0 0\nC:name=B:layout=0 0 0, 1 0 0\nC:name=I:layout=0 0 0, 1 0 0, 2 0 0\n~D\n",
+        );
+        let (tail, numbers) = p.tail(2);
+        check_consistent(&tail);
+        assert_eq!(tail.cells, p.cells[2..].to_vec());
+        assert_eq!(tail.shapes.len(), p.shapes.len());
+        // Every image of the strip lying in cells 2..7, and no other, with cells - 2.
+        let expected: Vec<usize> = (0..p.images.len())
+            .filter(|&i| p.images[i].cells[0] >= 2)
+            .collect();
+        assert_eq!(numbers, expected);
+        for (t, &i) in numbers.iter().enumerate() {
+            assert_eq!(tail.images[t].shape, p.images[i].shape);
+            let shifted: Vec<Cell> = p.images[i].cells.iter().map(|&c| c - 2).collect();
+            assert_eq!(tail.images[t].cells, shifted);
+        }
+        // A grid position before the tail is no cell of it.
+        assert_eq!(tail.cell_at[0], None);
+        assert_eq!(tail.cell_at[2], Some(0));
+    }
+
+    #[test]
     fn an_l_that_cuts_off_a_corner_is_dropped() {
         // Three trominoes in a 3x3 box: an L covering the three cells around a corner
         // leaves that corner alone, and no tromino fills one cell. Nothing else cuts off
