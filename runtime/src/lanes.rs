@@ -102,15 +102,21 @@ mod lanes {
     }
     #[inline(always)]
     pub fn not(a: Repr) -> Repr {
-        each(a, |x| unsafe { _mm256_xor_si256(x, _mm256_set1_epi64x(-1)) })
+        each(a, |x| unsafe {
+            _mm256_xor_si256(x, _mm256_set1_epi64x(-1))
+        })
     }
     #[inline(always)]
     pub fn shl(a: Repr, n: u32) -> Repr {
-        each(a, |x| unsafe { _mm256_sllv_epi64(x, _mm256_set1_epi64x(n as i64)) })
+        each(a, |x| unsafe {
+            _mm256_sllv_epi64(x, _mm256_set1_epi64x(n as i64))
+        })
     }
     #[inline(always)]
     pub fn shr(a: Repr, n: u32) -> Repr {
-        each(a, |x| unsafe { _mm256_srlv_epi64(x, _mm256_set1_epi64x(n as i64)) })
+        each(a, |x| unsafe {
+            _mm256_srlv_epi64(x, _mm256_set1_epi64x(n as i64))
+        })
     }
     /// Bit j set where lane j of `a` and `b` are equal.
     #[inline(always)]

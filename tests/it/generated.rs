@@ -928,7 +928,16 @@ fn random_puzzles_agree_with_the_oracle() {
         ..Default::default()
     };
     let mut problems = Vec::new();
-    for (k, WordCase { label, text, word_bits, tails }) in cases.iter().enumerate() {
+    for (
+        k,
+        WordCase {
+            label,
+            text,
+            word_bits,
+            tails,
+        },
+    ) in cases.iter().enumerate()
+    {
         write_if_changed(&src.join(format!("p{k}.txt")), text);
         let config = generator::Config {
             word_bits: *word_bits,
@@ -1017,7 +1026,12 @@ fn random_puzzles_agree_with_the_oracle() {
     for (a, b) in twins {
         let counts = |k: usize| -> Vec<String> {
             let env = [("FILA_PUZZLE", k.to_string())];
-            let text = run_executable(&exe, &["-q", "-i", "-j", "1"], &env, Duration::from_secs(60));
+            let text = run_executable(
+                &exe,
+                &["-q", "-i", "-j", "1"],
+                &env,
+                Duration::from_secs(60),
+            );
             text.lines()
                 .filter(|l| l.starts_with("FITS") || l.starts_with("SOLUTIONS="))
                 .map(str::to_string)

@@ -11,15 +11,17 @@ fn every_form_of_lanes_computes_what_words_do() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut forms = vec![("x86-64", "plain arrays")];
     // An AVX2 build runs only where the processor has AVX2 (with BMI2 for `pext`).
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2")
-    {
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2") {
         forms.push(("x86-64-v3", "AVX2"));
     }
     for (cpu, form) in forms {
         let output = Command::new(env!("CARGO"))
             .args(["test", "--release", "-p", "fila-runtime", "--lib", "lanes"])
             .env("RUSTFLAGS", format!("-C target-cpu={cpu}"))
-            .env("CARGO_TARGET_DIR", root.join("target/lanes-forms").join(cpu))
+            .env(
+                "CARGO_TARGET_DIR",
+                root.join("target/lanes-forms").join(cpu),
+            )
             .current_dir(root)
             .output()
             .expect("cargo runs");

@@ -358,7 +358,13 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
         "--subtrees",
         "20000",
     ];
-    let puzzles: Vec<(&'static str, &'static str, Option<u64>, &[&str], Vec<WordVariant>)> = vec![
+    let puzzles: Vec<(
+        &'static str,
+        &'static str,
+        Option<u64>,
+        &[&str],
+        Vec<WordVariant>,
+    )> = vec![
         (
             "puzzles",
             "pentomino_10x6",
@@ -410,7 +416,10 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
             let words: Vec<&str> = code
                 .lines()
                 .filter_map(|l| l.trim_start().strip_prefix("type Word = "))
-                .map(|w| w.trim_end_matches(';').trim_start_matches("::runtime::word::"))
+                .map(|w| {
+                    w.trim_end_matches(';')
+                        .trim_start_matches("::runtime::word::")
+                })
                 .collect();
             let package = format!("words-{}-{k}", name.replace('_', "-"));
             eprintln!("building {package} (words {})...", words.join(", "));
@@ -433,7 +442,11 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
                 solver: words.join(" then "),
                 program: exe,
                 args: args.iter().map(|s| s.to_string()).collect(),
-                key: if expected.is_some() { "SOLUTIONS" } else { "ESTIMATED_FITS" },
+                key: if expected.is_some() {
+                    "SOLUTIONS"
+                } else {
+                    "ESTIMATED_FITS"
+                },
                 expected,
                 times: Vec::new(),
             });
