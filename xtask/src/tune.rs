@@ -13,8 +13,9 @@
 //! backtrack, each keeping the best found so far. The backtracks are measured on the
 //! subtrees and sample of the search without them (`--estimate-split-unpruned`), so that
 //! what they save is measured on the same work; one is kept only when it cuts the
-//! placements. Then the defaults and the best few settings are measured again on a
-//! sample eight times as large, and the fastest of that round wins, where "fastest" takes
+//! placements. Then the defaults and the best few settings are measured again, searched
+//! whole when that takes under [`WHOLE_BUDGET`] seconds, else on a sample eight times as
+//! large, and the fastest of that round wins, where "fastest" takes
 //! differences under [`MARGIN`] for noise and then prefers the default, and settings
 //! that do less at run time. What the user gave on the command line is kept as given
 //! and not tuned.
@@ -31,6 +32,14 @@ pub const BUDGET: f64 = 0.5;
 const MIN_SAMPLE: usize = 32;
 /// Settings measured again in the final round.
 const FINALISTS: usize = 3;
+/// Seconds of search (by the first round's estimates) the final round may spend
+/// searching every finalist whole; beyond that it measures eight times the sample.
+///
+/// Estimates compare badly across switch points: each order splits the search into
+/// other subtrees. On the one-sided 18x5 (the hand-over to 64 bits built), E above 16
+/// pieces was estimated at 14.2 s against 19.8 s for F throughout, on 704 of its 3,421
+/// subtrees; searched whole, side by side, they took 17.47 and 17.18 s.
+pub const WHOLE_BUDGET: f64 = 150.0;
 
 /// The settings given on the command line, which tuning keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -157,6 +166,18 @@ pub fn sample_size(first: &Measured) -> usize {
         return first.subtrees;
     }
     ((BUDGET / per_subtree).ceil() as usize).clamp(MIN_SAMPLE.min(first.subtrees), first.subtrees)
+}
+
+/// The final round's sample and repeats, from the first round's (`usize::MAX`: the whole
+/// search) and the estimated seconds of searching every finalist whole.
+pub fn final_round(sample: usize, repeats: usize, whole: f64) -> (usize, usize) {
+    if sample == usize::MAX {
+        (sample, repeats.max(2))
+    } else if whole <= WHOLE_BUDGET {
+        (usize::MAX, 1)
+    } else {
+        (sample * 8, 2)
+    }
 }
 
 /// The fastest measurement, the first among equals.
@@ -405,7 +426,8 @@ pub fn tune(
             }
         }
     }
-    // The best few again, on a sample eight times as large (or the whole search, twice):
+    // The best few again, searched whole if that is short enough, else on a sample eight
+    // times as large:
     // the fastest of many noisy measurements is likely to have been lucky. Each finalist's setting
     // without the backtracks tuning added is measured too: a backtrack must be seen to
     // cut placements in the larger measurement as well.
@@ -437,15 +459,30 @@ pub fn tune(
             }
         }
     }
-    let again = if sample == usize::MAX {
-        sample
-    } else {
-        sample * 8
-    };
+    // What searching every finalist whole would take, by the first round's estimates
+    // (the slowest estimate for a setting the first round did not measure).
+    let slowest = contenders
+        .iter()
+        .map(|m| m.seconds)
+        .fold(probe.seconds, f64::max);
+    let whole: f64 = settings
+        .iter()
+        .map(|s| {
+            all.iter()
+                .find(|m| m.setting == *s)
+                .map_or(slowest, |m| m.seconds)
+        })
+        .sum();
+    let (again, final_repeats) = final_round(sample, repeats, whole);
     let _ = writeln!(
         log,
-        "the defaults and the best {} again, with the same without backtracks:",
-        contenders.len()
+        "the defaults and the best {} again, with the same without backtracks ({}):",
+        contenders.len(),
+        if again == usize::MAX {
+            "searched whole"
+        } else {
+            "on eight times the sample"
+        }
     );
     let mut finals = Vec::new();
     for setting in &settings {
@@ -453,7 +490,7 @@ pub fn tune(
             exe_for(setting.volume_filter),
             setting,
             again,
-            repeats.max(2),
+            final_repeats,
         )?;
         let _ = writeln!(
             log,
@@ -532,6 +569,16 @@ mod tests {
         assert_eq!(sample_size(&measured(0.2, 0)), 1000);
         // A long one still samples a few dozen subtrees.
         assert_eq!(sample_size(&measured(1e6, 0)), MIN_SAMPLE);
+    }
+
+    #[test]
+    fn the_final_round_searches_whole_what_is_short_enough() {
+        // Searched whole from the start: again, at least twice.
+        assert_eq!(final_round(usize::MAX, 1, 0.1), (usize::MAX, 2));
+        assert_eq!(final_round(usize::MAX, 5, 0.1), (usize::MAX, 5));
+        // Sampled: whole while the finalists fit the budget, else eight times the sample.
+        assert_eq!(final_round(88, 1, WHOLE_BUDGET), (usize::MAX, 1));
+        assert_eq!(final_round(88, 1, WHOLE_BUDGET + 1.0), (704, 2));
     }
 
     #[test]
