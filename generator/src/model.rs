@@ -137,6 +137,15 @@ pub struct FirstEntry {
     pub stabiliser: Vec<usize>,
 }
 
+/// Look-up from each image's cells to its number.
+fn index_images(images: &[Image]) -> BTreeMap<Vec<Cell>, usize> {
+    images
+        .iter()
+        .enumerate()
+        .map(|(i, im)| (im.cells.clone(), i))
+        .collect()
+}
+
 /// The first shape whose mirror image is not a shape with the same number of copies.
 fn unpaired_shape(shapes: &[Shape]) -> Option<usize> {
     shapes
@@ -281,11 +290,7 @@ impl Puzzle {
             }
             shape_images.push(start..images.len());
         }
-        let image_index = images
-            .iter()
-            .enumerate()
-            .map(|(i, im)| (im.cells.clone(), i))
-            .collect();
+        let image_index = index_images(&images);
 
         Ok(Puzzle {
             name: name.to_string(),
@@ -426,12 +431,7 @@ impl Puzzle {
             *range = start..start + len;
             start += len;
         }
-        self.image_index = self
-            .images
-            .iter()
-            .enumerate()
-            .map(|(i, im)| (im.cells.clone(), i))
-            .collect();
+        self.image_index = index_images(&self.images);
         before - self.images.len()
     }
 
@@ -467,11 +467,7 @@ impl Puzzle {
             }
             shape_images.push(start..images.len());
         }
-        let image_index = images
-            .iter()
-            .enumerate()
-            .map(|(i, im)| (im.cells.clone(), i))
-            .collect();
+        let image_index = index_images(&images);
         let tail = Puzzle {
             name: self.name.clone(),
             dims: self.dims,
