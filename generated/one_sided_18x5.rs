@@ -10008,6 +10008,26 @@ impl Solver {
             && (remaining <= self.parity_from || self.parity_ok(occ, avail))
     }
 }
+impl Solver {
+    /// Takes the run's settings, for this solver and its tails, and clears the
+    /// counts.
+    pub fn configure(
+        &mut self,
+        floor: usize,
+        volume_from: usize,
+        parity_from: usize,
+        f_from: usize,
+    ) {
+        self.floor = floor;
+        self.volume_from = volume_from;
+        self.parity_from = parity_from;
+        self.prune_from = volume_from.min(parity_from);
+        self.f_from = f_from;
+        self.attempts = [0; 64];
+        self.fits = [0; 64];
+        self.tail.configure(floor, volume_from, parity_from, f_from);
+    }
+}
 /// Whether some open region is too small for any piece: a cell with no
 /// open neighbour, or two cells that are each other's only open
 /// neighbour (no piece here is smaller than three cells).
@@ -13309,8 +13329,8 @@ mod tail {
         }
     }
     impl Solver {
-        /// Takes the settings of the solver that hands over to this one, and clears
-        /// the counts.
+        /// Takes the run's settings, for this solver and its tails, and clears the
+        /// counts.
         pub fn configure(
             &mut self,
             floor: usize,
@@ -13326,6 +13346,8 @@ mod tail {
             self.attempts = [0; 64];
             self.fits = [0; 64];
         }
+    }
+    impl Solver {
         /// Searches on from a node of the wider solver where every cell before this
         /// solver's is filled: `occ` is the occupancy of this solver's cells, `stack`
         /// and `copies` the wider solver's. Returns true when the search must stop.
@@ -23388,17 +23410,15 @@ mod tail {
 }
 impl ::runtime::Search for Solver {
     fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-        self.stop = false;
-        self.floor = ctx.floor();
         let pruning = ctx.pruning();
-        self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
-        self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
-        self.prune_from = self.volume_from.min(self.parity_from);
-        self.f_from = ctx.f_from();
-        self.tail.configure(self.floor, self.volume_from, self.parity_from, self.f_from);
+        self.configure(
+            ctx.floor(),
+            pruning.volume_backtrack.unwrap_or(usize::MAX),
+            pruning.parity_backtrack.unwrap_or(usize::MAX),
+            ctx.f_from(),
+        );
+        self.stop = false;
         self.copies = COPIES;
-        self.attempts = [0; 64];
-        self.fits = [0; 64];
         let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {

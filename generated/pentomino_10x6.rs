@@ -212,6 +212,25 @@ impl Solver {
             && (remaining <= self.parity_from || self.parity_ok(occ, avail))
     }
 }
+impl Solver {
+    /// Takes the run's settings, for this solver and its tails, and clears the
+    /// counts.
+    pub fn configure(
+        &mut self,
+        floor: usize,
+        volume_from: usize,
+        parity_from: usize,
+        f_from: usize,
+    ) {
+        self.floor = floor;
+        self.volume_from = volume_from;
+        self.parity_from = parity_from;
+        self.prune_from = volume_from.min(parity_from);
+        self.f_from = f_from;
+        self.attempts = [0; 64];
+        self.fits = [0; 64];
+    }
+}
 /// For each cell, the later cells whose occupancy selects its image list set (NOF):
 /// those that the most of its images cover.
 const F_CONTEXT: [Word; 64] = [
@@ -9629,16 +9648,15 @@ impl Solver {
 }
 impl ::runtime::Search for Solver {
     fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-        self.stop = false;
-        self.floor = ctx.floor();
         let pruning = ctx.pruning();
-        self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
-        self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
-        self.prune_from = self.volume_from.min(self.parity_from);
-        self.f_from = ctx.f_from();
+        self.configure(
+            ctx.floor(),
+            pruning.volume_backtrack.unwrap_or(usize::MAX),
+            pruning.parity_backtrack.unwrap_or(usize::MAX),
+            ctx.f_from(),
+        );
+        self.stop = false;
         self.copies = COPIES;
-        self.attempts = [0; 64];
-        self.fits = [0; 64];
         let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {

@@ -291,6 +291,25 @@ impl Solver {
             && (remaining <= self.parity_from || self.parity_ok(occ, avail))
     }
 }
+impl Solver {
+    /// Takes the run's settings, for this solver and its tails, and clears the
+    /// counts.
+    pub fn configure(
+        &mut self,
+        floor: usize,
+        volume_from: usize,
+        parity_from: usize,
+        f_from: usize,
+    ) {
+        self.floor = floor;
+        self.volume_from = volume_from;
+        self.parity_from = parity_from;
+        self.prune_from = volume_from.min(parity_from);
+        self.f_from = f_from;
+        self.attempts = [0; 64];
+        self.fits = [0; 64];
+    }
+}
 /// The first image list set of each cell.
 const E_SET_BASE: &[u32] = &[
     0, 8, 24, 32, 48, 80, 96, 104, 120, 128, 144, 176, 192, 224, 288, 320, 336, 368, 384,
@@ -9967,16 +9986,15 @@ impl Solver {
 }
 impl ::runtime::Search for Solver {
     fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-        self.stop = false;
-        self.floor = ctx.floor();
         let pruning = ctx.pruning();
-        self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
-        self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
-        self.prune_from = self.volume_from.min(self.parity_from);
-        self.f_from = ctx.f_from();
+        self.configure(
+            ctx.floor(),
+            pruning.volume_backtrack.unwrap_or(usize::MAX),
+            pruning.parity_backtrack.unwrap_or(usize::MAX),
+            ctx.f_from(),
+        );
+        self.stop = false;
         self.copies = COPIES;
-        self.attempts = [0; 64];
-        self.fits = [0; 64];
         let mut occ: Word = ZERO;
         let mut avail = ALL_SHAPES;
         for (k, &image) in prefix.iter().enumerate() {

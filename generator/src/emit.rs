@@ -362,7 +362,8 @@ fn isolation_tokens(ir: &Ir, lanes: bool) -> TokenStream {
 /// and the stack are indexed by constants and each level calls the next directly
 /// (`descend` turns a count known only at run time into the call of its level). Measured
 /// on 10x6, medians of 50 alternating runs: 22.5 ms with the count as an argument, 21.6
-/// ms with a copy per level (30x3 11.0 against 10.7 ms; the Tetris Cube unchanged).
+/// ms with a copy per level (30x3, hyperfine means of 40: 11.0 against 10.7 ms; the
+/// Tetris Cube, medians of 6: 2.42 against 2.40 s).
 /// Wider words keep the argument: their per-cell functions would be copied for every
 /// level.
 struct Levels {
@@ -841,14 +842,11 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
         .map_or(info.pieces_to_place(), |e| e.f_from);
     let solver = solver_tokens(ir, f_from, true);
     let info_fn = info_tokens(info);
-    // The narrower solvers take the settings, and give back their counts.
-    let (tail_setup, tail_counts) = if ir.tail.is_some() {
-        (
-            quote! { self.tail.configure(self.floor, self.volume_from, self.parity_from, self.f_from); },
-            quote! { self.tail.add_counts(&mut self.attempts, &mut self.fits); },
-        )
+    // The narrower solvers give back their counts.
+    let tail_counts = if ir.tail.is_some() {
+        quote! { self.tail.add_counts(&mut self.attempts, &mut self.fits); }
     } else {
-        (quote! {}, quote! {})
+        quote! {}
     };
     let doc = format!(" {description}");
     let file = quote! {
@@ -861,17 +859,15 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 
         impl ::runtime::Search for Solver {
             fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-                self.stop = false;
-                self.floor = ctx.floor();
                 let pruning = ctx.pruning();
-                self.volume_from = pruning.volume_backtrack.unwrap_or(usize::MAX);
-                self.parity_from = pruning.parity_backtrack.unwrap_or(usize::MAX);
-                self.prune_from = self.volume_from.min(self.parity_from);
-                self.f_from = ctx.f_from();
-                #tail_setup
+                self.configure(
+                    ctx.floor(),
+                    pruning.volume_backtrack.unwrap_or(usize::MAX),
+                    pruning.parity_backtrack.unwrap_or(usize::MAX),
+                    ctx.f_from(),
+                );
+                self.stop = false;
                 self.copies = COPIES;
-                self.attempts = [0; 64];
-                self.fits = [0; 64];
                 let mut occ: Word = ZERO;
                 let mut avail = ALL_SHAPES;
                 for (k, &image) in prefix.iter().enumerate() {
@@ -914,7 +910,6 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, description: &str) -> String {
 /// interface and description (`top`), or the module of a narrower solver that a wider one
 /// hands over to (not `top`). `f_from` is the default switch from E to F.
 fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
-    let f_from_value = f_from;
     let Levels {
         generics,
         param,
@@ -1128,7 +1123,7 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
         quote! {}
     };
     let try_lists = quote! { #try_set #try_list };
-    let f_from = Literal::usize_unsuffixed(f_from);
+    let f_from_literal = Literal::usize_unsuffixed(f_from);
     let f_from_doc = if ir.e_stage.is_some() {
         " Use the F heuristic when this many pieces or fewer are left, E before (the default of `--f-from`)."
     } else {
@@ -1138,7 +1133,8 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
         Some(e) => e_stage_tokens(ir, e),
         None => (quote! {}, quote! {}, quote! {}),
     };
-    let (tail_field, tail_init, tail_handover, tail_items) = tail_tokens(ir, f_from_value);
+    let (tail_field, tail_init, tail_handover, tail_items) = tail_tokens(ir, f_from);
+    let configure = configure_tokens(ir);
     let interface = if top {
         quote! {}
     } else {
@@ -1152,7 +1148,7 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
         /// Pieces to place in every solution.
         const PIECES: usize = #pieces;
         #[doc = #f_from_doc]
-        const F_FROM: usize = #f_from;
+        const F_FROM: usize = #f_from_literal;
         /// Copies of each shape.
         const COPIES: [u8; #shapes] = [#(#copies),*];
         /// Every shape available.
@@ -1259,6 +1255,8 @@ fn solver_tokens(ir: &Ir, f_from: usize, top: bool) -> TokenStream {
                     && (remaining <= self.parity_from || self.parity_ok(occ, avail))
             }
         }
+
+        #configure
 
         #interface
 
@@ -1476,22 +1474,18 @@ fn tail_tokens(ir: &Ir, f_from: usize) -> (TokenStream, TokenStream, TokenStream
     (field, init, handover, items)
 }
 
-/// What a narrower solver offers the solver that hands over to it: taking its settings,
-/// searching on from one of its nodes, and giving back the counts.
-fn tail_interface_tokens(ir: &Ir) -> TokenStream {
-    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
-    let (configure, add_counts) = if ir.tail.is_some() {
-        (
-            quote! { self.tail.configure(floor, volume_from, parity_from, f_from); },
-            quote! { self.tail.add_counts(&mut self.attempts, &mut self.fits); },
-        )
+/// `configure`: the run's settings (from the driver, or from the solver that hands over
+/// to this one), passed on to the tail; the counts cleared.
+fn configure_tokens(ir: &Ir) -> TokenStream {
+    let tail = if ir.tail.is_some() {
+        quote! { self.tail.configure(floor, volume_from, parity_from, f_from); }
     } else {
-        (quote! {}, quote! {})
+        quote! {}
     };
     quote! {
         impl Solver {
-            /// Takes the settings of the solver that hands over to this one, and clears
-            /// the counts.
+            /// Takes the run's settings, for this solver and its tails, and clears the
+            /// counts.
             pub fn configure(&mut self, floor: usize, volume_from: usize, parity_from: usize, f_from: usize) {
                 self.floor = floor;
                 self.volume_from = volume_from;
@@ -1500,9 +1494,23 @@ fn tail_interface_tokens(ir: &Ir) -> TokenStream {
                 self.f_from = f_from;
                 self.attempts = [0; 64];
                 self.fits = [0; 64];
-                #configure
+                #tail
             }
+        }
+    }
+}
 
+/// What a narrower solver offers the solver that hands over to it beyond `configure`:
+/// searching on from one of its nodes, and giving back the counts.
+fn tail_interface_tokens(ir: &Ir) -> TokenStream {
+    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
+    let add_counts = if ir.tail.is_some() {
+        quote! { self.tail.add_counts(&mut self.attempts, &mut self.fits); }
+    } else {
+        quote! {}
+    };
+    quote! {
+        impl Solver {
             /// Searches on from a node of the wider solver where every cell before this
             /// solver's is filled: `occ` is the occupancy of this solver's cells, `stack`
             /// and `copies` the wider solver's. Returns true when the search must stop.

@@ -92,7 +92,9 @@ impl Config {
         }
         match &self.tails {
             lower::Tails::Auto => {}
+            // No sizes is no tail.
             lower::Tails::Off => out.push_str(" --tails none"),
+            lower::Tails::Cells(sizes) if sizes.is_empty() => out.push_str(" --tails none"),
             lower::Tails::Cells(sizes) => {
                 let sizes: Vec<String> = sizes.iter().map(|n| n.to_string()).collect();
                 out.push_str(&format!(" --tails {}", sizes.join(",")));
@@ -253,6 +255,16 @@ mod tests {
             let config = Config::from_options(options).unwrap();
             assert_eq!(config.options(), options);
         }
+        // No sizes is no tail, and is written so.
+        let none = Config {
+            tails: Tails::Cells(Vec::new()),
+            ..Config::default()
+        };
+        assert_eq!(none.options(), "-r # --tails none");
+        assert_eq!(
+            Config::from_options(&none.options()).unwrap().tails,
+            Tails::Off
+        );
         assert_eq!(Tails::parse("none"), Some(Tails::Off));
         assert_eq!(Tails::parse("64"), Some(Tails::Cells(vec![64])));
         for bad in ["", "x", "3,", ",3", "3,,4", "-1"] {
