@@ -7,7398 +7,2010 @@
 pub fn main() {
     ::runtime::main_for(info(), &mut Solver::new());
 }
-/// The occupancy word: bit `c` is set when cell `c` is filled.
-type Word = u128;
-/// No cell filled.
-const ZERO: Word = 0;
-/// Only cell `c` filled.
-#[allow(dead_code)]
-#[inline(always)]
-fn bit(c: usize) -> Word {
-    1 << c
-}
-/// Whether cell `c` is filled, as 0 or 1.
-#[allow(dead_code)]
-#[inline(always)]
-fn bit_at(w: Word, c: u32) -> usize {
-    (w >> c) as usize & 1
-}
-/// `w` without its lowest filled cell.
-#[allow(dead_code)]
-#[inline(always)]
-fn clear_lowest(w: Word) -> Word {
-    w & (w - 1)
-}
-/// Only the lowest filled cell of `w`.
-#[allow(dead_code)]
-#[inline(always)]
-fn lowest(w: Word) -> Word {
-    w & w.wrapping_neg()
-}
-/// Pieces to place in every solution.
-const PIECES: usize = 18;
+/// The FILA search (`runtime::fila`) over this puzzle's tables.
+pub type Solver = ::runtime::fila::Solver<Puzzle>;
 /// The F heuristic throughout: this solver has no E stage.
 const F_FROM: usize = 18;
+#[allow(unused_imports)]
+use ::runtime::fila::{Tables, Word as _};
+/// The occupancy word: bit `c` is set when cell `c` is filled.
+type Word = u128;
 /// Copies of each shape.
 const COPIES: [u8; 18] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
-/// Every shape available.
-const ALL_SHAPES: u64 = 262143u64;
 /// Every cell filled.
 const FULL: Word = 0x0000_0000_03ff_ffff_ffff_ffff_ffff_ffff_u128;
-/// One image list set: the images of every shape that can fill a cell in one
-/// neighbour state, with their masks and shapes.
-struct Set<const N: usize> {
-    masks: [Word; N],
-    images: [u16; N],
-    shapes: [u8; N],
-}
-/// The FILA search with the F heuristic, every image list a constant.
-pub struct Solver {
-    /// The images placed so far; sized so that indexing by `& 63` needs no check.
-    stack: [u16; 64],
-    copies: [u8; 18],
-    /// Counts by pieces left, sized like `stack`.
-    attempts: [u64; 64],
-    fits: [u64; 64],
-    stop: bool,
-    /// Nodes with this many pieces left go back to the driver (0: none).
-    floor: usize,
-    /// The volume and parity backtracks apply while more than this many pieces
-    /// are left (`usize::MAX`: never); `prune_from` is the smaller.
-    volume_from: usize,
-    parity_from: usize,
-    prune_from: usize,
-    /// The E heuristic while more than this many pieces are left, then F.
-    f_from: usize,
-    /// The solver of the last cells, in a narrower word.
-    tail: tail::Solver,
-}
-impl Default for Solver {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-impl Solver {
-    pub fn new() -> Self {
-        Solver {
-            stack: [0; 64],
-            copies: COPIES,
-            attempts: [0; 64],
-            fits: [0; 64],
-            stop: false,
-            floor: 0,
-            volume_from: usize::MAX,
-            parity_from: usize::MAX,
-            prune_from: usize::MAX,
-            f_from: F_FROM,
-            tail: tail::Solver::new(),
-        }
-    }
-    /// Tries every image of `set` whose shape is available.
-    #[inline(always)]
-    fn try_set<const N: usize>(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-        set: &Set<N>,
-    ) {
-        self.try_list(ctx, occ, avail, left, &set.masks, &set.images, &set.shapes);
-    }
-    /// Tries every image of a list whose shape is available: the fits are found
-    /// without a branch per image (the tests vectorise), then each is placed.
-    #[inline(always)]
-    fn try_list(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-        masks: &[Word],
-        images: &[u16],
-        shapes: &[u8],
-    ) {
-        let n = masks.len();
-        let mut base = 0;
-        while base < n {
-            let end = if n - base > 64 { base + 64 } else { n };
-            let mut tried: u64 = 0;
-            let mut fits: u64 = 0;
-            for k in base..end {
-                let available = (avail >> shapes[k]) & 1;
-                tried |= available << (k - base);
-                fits |= (available & ((occ & masks[k] == ZERO) as u64)) << (k - base);
-            }
-            self.attempts[left & 63] += tried.count_ones() as u64;
-            while fits != 0 {
-                let k = base + fits.trailing_zeros() as usize;
-                fits &= fits - 1;
-                if isolated(occ | masks[k]) {
-                    continue;
-                }
-                let s = shapes[k] as usize;
-                if self.place(ctx, occ | masks[k], avail & !(1u64 << s), left, images[k])
-                {
-                    return;
-                }
-            }
-            base = end;
-        }
-    }
-    /// Places image `image` (its mask already in `occ`) and searches on. Returns
-    /// true when the search must stop.
-    #[inline(always)]
-    fn place(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        next: u64,
-        left: usize,
-        image: u16,
-    ) -> bool {
-        let below = left.wrapping_sub(1);
-        self.fits[left & 63] += 1;
-        if below > self.prune_from && !self.prune_ok(occ, next, below, image) {
-            return self.stop;
-        }
-        self.stack[PIECES.wrapping_sub(left) & 63] = image;
-        self.descend(ctx, occ, next, below);
-        self.stop
-    }
-    /// Searches below a node with `left` pieces left.
-    #[inline(always)]
-    fn descend(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        self.search(ctx, occ, avail, left)
-    }
-    /// Targets the first open cell.
-    fn search(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        if left <= self.floor {
-            if left == 0 {
-                if !ctx.report(&self.stack[..PIECES]) {
-                    self.stop = true;
-                }
-            } else {
-                ctx.cut(&self.stack[..PIECES - left]);
-            }
-            return;
-        }
-        if occ & BEFORE_TAIL == BEFORE_TAIL {
-            if self
-                .tail
-                .enter(ctx, (occ >> 26) as u64, avail, left, &self.stack, &self.copies)
-            {
-                self.stop = true;
-            }
-            return;
-        }
-        match (!occ).trailing_zeros() {
-            0 => self.cell_0(ctx, occ, avail, left),
-            1 => self.cell_1(ctx, occ, avail, left),
-            2 => self.cell_2(ctx, occ, avail, left),
-            3 => self.cell_3(ctx, occ, avail, left),
-            4 => self.cell_4(ctx, occ, avail, left),
-            5 => self.cell_5(ctx, occ, avail, left),
-            6 => self.cell_6(ctx, occ, avail, left),
-            7 => self.cell_7(ctx, occ, avail, left),
-            8 => self.cell_8(ctx, occ, avail, left),
-            9 => self.cell_9(ctx, occ, avail, left),
-            10 => self.cell_10(ctx, occ, avail, left),
-            11 => self.cell_11(ctx, occ, avail, left),
-            12 => self.cell_12(ctx, occ, avail, left),
-            13 => self.cell_13(ctx, occ, avail, left),
-            14 => self.cell_14(ctx, occ, avail, left),
-            15 => self.cell_15(ctx, occ, avail, left),
-            16 => self.cell_16(ctx, occ, avail, left),
-            17 => self.cell_17(ctx, occ, avail, left),
-            18 => self.cell_18(ctx, occ, avail, left),
-            19 => self.cell_19(ctx, occ, avail, left),
-            20 => self.cell_20(ctx, occ, avail, left),
-            21 => self.cell_21(ctx, occ, avail, left),
-            22 => self.cell_22(ctx, occ, avail, left),
-            23 => self.cell_23(ctx, occ, avail, left),
-            24 => self.cell_24(ctx, occ, avail, left),
-            25 => self.cell_25(ctx, occ, avail, left),
-            26 => self.cell_26(ctx, occ, avail, left),
-            27 => self.cell_27(ctx, occ, avail, left),
-            28 => self.cell_28(ctx, occ, avail, left),
-            29 => self.cell_29(ctx, occ, avail, left),
-            30 => self.cell_30(ctx, occ, avail, left),
-            31 => self.cell_31(ctx, occ, avail, left),
-            32 => self.cell_32(ctx, occ, avail, left),
-            33 => self.cell_33(ctx, occ, avail, left),
-            34 => self.cell_34(ctx, occ, avail, left),
-            35 => self.cell_35(ctx, occ, avail, left),
-            36 => self.cell_36(ctx, occ, avail, left),
-            37 => self.cell_37(ctx, occ, avail, left),
-            38 => self.cell_38(ctx, occ, avail, left),
-            39 => self.cell_39(ctx, occ, avail, left),
-            40 => self.cell_40(ctx, occ, avail, left),
-            41 => self.cell_41(ctx, occ, avail, left),
-            42 => self.cell_42(ctx, occ, avail, left),
-            43 => self.cell_43(ctx, occ, avail, left),
-            44 => self.cell_44(ctx, occ, avail, left),
-            45 => self.cell_45(ctx, occ, avail, left),
-            46 => self.cell_46(ctx, occ, avail, left),
-            47 => self.cell_47(ctx, occ, avail, left),
-            48 => self.cell_48(ctx, occ, avail, left),
-            49 => self.cell_49(ctx, occ, avail, left),
-            50 => self.cell_50(ctx, occ, avail, left),
-            51 => self.cell_51(ctx, occ, avail, left),
-            52 => self.cell_52(ctx, occ, avail, left),
-            53 => self.cell_53(ctx, occ, avail, left),
-            54 => self.cell_54(ctx, occ, avail, left),
-            55 => self.cell_55(ctx, occ, avail, left),
-            56 => self.cell_56(ctx, occ, avail, left),
-            57 => self.cell_57(ctx, occ, avail, left),
-            58 => self.cell_58(ctx, occ, avail, left),
-            59 => self.cell_59(ctx, occ, avail, left),
-            60 => self.cell_60(ctx, occ, avail, left),
-            61 => self.cell_61(ctx, occ, avail, left),
-            62 => self.cell_62(ctx, occ, avail, left),
-            63 => self.cell_63(ctx, occ, avail, left),
-            64 => self.cell_64(ctx, occ, avail, left),
-            65 => self.cell_65(ctx, occ, avail, left),
-            66 => self.cell_66(ctx, occ, avail, left),
-            67 => self.cell_67(ctx, occ, avail, left),
-            68 => self.cell_68(ctx, occ, avail, left),
-            69 => self.cell_69(ctx, occ, avail, left),
-            70 => self.cell_70(ctx, occ, avail, left),
-            71 => self.cell_71(ctx, occ, avail, left),
-            72 => self.cell_72(ctx, occ, avail, left),
-            73 => self.cell_73(ctx, occ, avail, left),
-            74 => self.cell_74(ctx, occ, avail, left),
-            75 => self.cell_75(ctx, occ, avail, left),
-            76 => self.cell_76(ctx, occ, avail, left),
-            77 => self.cell_77(ctx, occ, avail, left),
-            78 => self.cell_78(ctx, occ, avail, left),
-            79 => self.cell_79(ctx, occ, avail, left),
-            80 => self.cell_80(ctx, occ, avail, left),
-            81 => self.cell_81(ctx, occ, avail, left),
-            82 => self.cell_82(ctx, occ, avail, left),
-            83 => self.cell_83(ctx, occ, avail, left),
-            84 => self.cell_84(ctx, occ, avail, left),
-            85 => self.cell_85(ctx, occ, avail, left),
-            86 => self.cell_86(ctx, occ, avail, left),
-            87 => self.cell_87(ctx, occ, avail, left),
-            88 => self.cell_88(ctx, occ, avail, left),
-            89 => self.cell_89(ctx, occ, avail, left),
-            _ => {}
-        }
-    }
-    /// Cell 0 at (0, 0, 0): the index reads +x = cell 3, +y = cell 1.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_0(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 3) << 0 | bit_at(occ, 1) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_1249_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0649_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0493_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_024b_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_04c9_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0499_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0037_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_005b_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_001f_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_009b_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_00d9_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0097_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_00cb_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_002f_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_004f_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0127_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0259_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_02c9_u128,
-                    ],
-                    images: [
-                        44, 122, 175, 281, 438, 490, 542, 554, 670, 676, 731, 798, 810,
-                        872, 878, 896, 980, 1032,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_0493_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0037_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0097_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0127_u128,
-                    ],
-                    images: [175, 542, 798, 896],
-                    shapes: [3, 7, 9, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_1249_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0649_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_04c9_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0499_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_00d9_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0259_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_02c9_u128,
-                    ],
-                    images: [44, 122, 438, 490, 731, 980, 1032],
-                    shapes: [2, 3, 6, 6, 8, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 1 at (0, 1, 0): the index reads +x = cell 4, +y = cell 2.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_1(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 4) << 0 | bit_at(occ, 2) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<6> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_2492_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0926_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0496_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_00b6_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0136_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_01a6_u128,
-                    ],
-                    images: [70, 201, 308, 582, 703, 838],
-                    shapes: [2, 3, 4, 7, 8, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_0926_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_01a6_u128,
-                    ],
-                    images: [201, 838],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0000_0000_0000_2492_u128],
-                    images: [70],
-                    shapes: [2],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 2 at (0, 2, 0): the index reads +x = cell 5.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_2(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 5) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_4924_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0d24_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_05a4_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_04b4_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_01b4_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_09a4_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0934_u128,
-                    ],
-                    images: [96, 254, 360, 412, 636, 953, 1109],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 3 at (1, 0, 0): the index reads +x = cell 6, +y = cell 4.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_3(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 6) << 0 | bit_at(occ, 4) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_05c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_9248_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3248_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2498_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_1258_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2648_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_24c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_02d8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_04d8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_06c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_03c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0658_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_12c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_1648_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_09c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0c98_u128,
-                    ],
-                    images: [
-                        6, 45, 123, 176, 282, 439, 491, 555, 677, 732, 792, 811, 981,
-                        1033, 1136, 1154,
-                    ],
-                    shapes: [0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_2498_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0c98_u128,
-                    ],
-                    images: [176, 1154],
-                    shapes: [3, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_05c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_9248_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3248_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2648_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_24c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_06c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_03c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_12c8_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_1648_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_09c8_u128,
-                    ],
-                    images: [6, 45, 123, 439, 491, 732, 792, 981, 1033, 1136],
-                    shapes: [0, 2, 3, 6, 6, 8, 9, 14, 15, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 4 at (1, 1, 0): the index reads +x = cell 7, +y = cell 5.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_4(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 7) << 0 | bit_at(occ, 5) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<22> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_09d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_03d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2490_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6490_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4930_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3490_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_24b0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_1690_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_12d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4c90_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4990_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_05b0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_06d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_09b0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0d90_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0d30_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_05d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2690_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2590_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2c90_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_24d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_06b0_u128,
-                    ],
-                    images: [
-                        0, 28, 71, 149, 202, 228, 309, 334, 386, 464, 516, 583, 609, 704,
-                        759, 839, 922, 928, 1007, 1059, 1084, 1142,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15,
-                        15, 16,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_4930_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0d30_u128,
-                    ],
-                    images: [202, 839],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_09d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_03d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2490_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6490_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3490_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_1690_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_12d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4c90_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4990_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_06d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0d90_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_05d0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2690_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2590_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2c90_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_24d0_u128,
-                    ],
-                    images: [
-                        0, 28, 71, 149, 228, 334, 386, 464, 516, 609, 759, 922, 928,
-                        1007, 1059, 1084,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 13, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 5 at (1, 2, 0): the index reads +x = cell 8.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_5(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 8) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0000_05e0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_4920_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6920_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2d20_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_25a0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_0da0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_09e0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4d20_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_49a0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_03e0_u128,
-                    ],
-                    images: [22, 97, 255, 361, 413, 637, 786, 954, 1110, 1148],
-                    shapes: [1, 2, 4, 5, 5, 7, 9, 14, 15, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 6 at (2, 0, 0): the index reads +x = cell 9, +y = cell 7.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_6(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 9) << 0 | bit_at(occ, 7) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0004_9240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_9240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_24c0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_92c0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_3240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2640_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_16c0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_26c0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3640_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_32c0_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_9640_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_b240_u128,
-                    ],
-                    images: [
-                        46, 124, 177, 283, 440, 492, 556, 678, 733, 812, 890, 982, 1034,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0000_0000_0001_24c0_u128],
-                    images: [177],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0004_9240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_9240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_3240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2640_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3640_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7240_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_9640_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_b240_u128,
-                    ],
-                    images: [46, 124, 440, 492, 733, 890, 982, 1034],
-                    shapes: [2, 3, 6, 6, 8, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 7 at (2, 1, 0): the index reads +x = cell 10, +y = cell 8.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_7(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 10) << 0 | bit_at(occ, 8) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<19> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0009_2480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_2480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_4980_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_a480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2580_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_b480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_9680_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_6480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_4c80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_2d80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3680_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_4d80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6c80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6980_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_3480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2c80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_6480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2680_u128,
-                    ],
-                    images: [
-                        72, 150, 203, 229, 310, 335, 387, 465, 517, 584, 610, 705, 760,
-                        804, 840, 929, 1008, 1060, 1085,
-                    ],
-                    shapes: [
-                        2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0002_4980_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6980_u128,
-                    ],
-                    images: [203, 840],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<14> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0009_2480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_2480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_a480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_b480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_9680_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_6480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_4c80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_3680_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6c80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_3480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2c80_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_6480_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2680_u128,
-                    ],
-                    images: [
-                        72, 150, 229, 335, 387, 465, 517, 610, 760, 804, 929, 1008, 1060,
-                        1085,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 8 at (2, 2, 0): the index reads +x = cell 11.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_8(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 11) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0012_4900_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_4900_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_6900_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_2d00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_6d00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7900_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_6900_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_4d00_u128,
-                    ],
-                    images: [98, 256, 362, 414, 638, 884, 955, 1111],
-                    shapes: [2, 4, 5, 5, 7, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 9 at (3, 0, 0): the index reads +x = cell 12, +y = cell 10.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_9(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 12) << 0 | bit_at(occ, 10) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0001_6600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0024_9200_u128,
-                        0x0000_0000_0000_0000_0000_0000_000c_9200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_2600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0004_9600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_9200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_3200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_b600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_3600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_b200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_9600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7a00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_6600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0004_b200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0005_9200_u128,
-                    ],
-                    images: [
-                        34, 47, 125, 178, 284, 441, 493, 548, 557, 679, 734, 813, 866,
-                        907, 983, 1035,
-                    ],
-                    shapes: [1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<3> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0001_6600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_2600_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_6600_u128,
-                    ],
-                    images: [34, 178, 907],
-                    shapes: [1, 3, 12],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0024_9200_u128,
-                        0x0000_0000_0000_0000_0000_0000_000c_9200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_9200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_3200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_b200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7a00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0004_b200_u128,
-                        0x0000_0000_0000_0000_0000_0000_0005_9200_u128,
-                    ],
-                    images: [47, 125, 441, 493, 734, 866, 983, 1035],
-                    shapes: [2, 3, 6, 6, 8, 10, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 10 at (3, 1, 0): the index reads +x = cell 13, +y = cell 11.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_10(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 13) << 0 | bit_at(occ, 11) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<21> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0001_3c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0019_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0012_4c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_000d_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_2c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0005_a400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0004_b400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0013_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0012_6400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_6c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_b400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_7c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0002_6c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_6400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_4c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0000_bc00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_a400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_6400_u128,
-                        0x0000_0000_0000_0000_0000_0000_000b_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_3400_u128,
-                    ],
-                    images: [
-                        12, 73, 151, 204, 230, 311, 336, 388, 466, 518, 585, 611, 664,
-                        706, 761, 841, 917, 930, 1009, 1061, 1086,
-                    ],
-                    shapes: [
-                        0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15,
-                        15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0012_4c00_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_4c00_u128,
-                    ],
-                    images: [204, 841],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0049_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0019_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_000d_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0005_a400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0004_b400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0013_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0012_6400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0001_b400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_6400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_a400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_6400_u128,
-                        0x0000_0000_0000_0000_0000_0000_000b_2400_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_3400_u128,
-                    ],
-                    images: [
-                        73, 151, 230, 336, 388, 466, 518, 611, 761, 930, 1009, 1061, 1086,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 11 at (3, 2, 0): the index reads +x = cell 14.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_11(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 14) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0092_4800_u128,
-                        0x0000_0000_0000_0000_0000_0000_001a_4800_u128,
-                        0x0000_0000_0000_0000_0000_0000_000b_4800_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_6800_u128,
-                        0x0000_0000_0000_0000_0000_0000_0003_6800_u128,
-                        0x0000_0000_0000_0000_0000_0000_0013_4800_u128,
-                        0x0000_0000_0000_0000_0000_0000_0012_6800_u128,
-                    ],
-                    images: [99, 257, 363, 415, 639, 956, 1112],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 12 at (4, 0, 0): the index reads +x = cell 15, +y = cell 13.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_12(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 15) << 0 | bit_at(occ, 13) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0124_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0064_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_3000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0024_b000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004c_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0005_b000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0009_b000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000d_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000c_b000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0019_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0025_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_002c_9000_u128,
-                    ],
-                    images: [
-                        48, 126, 179, 285, 442, 494, 558, 680, 735, 814, 902, 984, 1036,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0000_0000_0049_3000_u128],
-                    images: [179],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0124_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0064_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004c_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000d_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0019_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0025_9000_u128,
-                        0x0000_0000_0000_0000_0000_0000_002c_9000_u128,
-                    ],
-                    images: [48, 126, 442, 494, 735, 902, 984, 1036],
-                    shapes: [2, 3, 6, 6, 8, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 13 at (4, 1, 0): the index reads +x = cell 16, +y = cell 14.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_13(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 16) << 0 | bit_at(occ, 14) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<20> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_000f_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0019_a000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0249_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00c9_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0092_6000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0069_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_6000_u128,
-                        0x0000_0000_0000_0000_0000_0000_002d_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0025_a000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0099_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0093_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000b_6000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000d_a000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0013_6000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001b_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001a_6000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004d_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004b_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0059_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_a000_u128,
-                    ],
-                    images: [
-                        17, 39, 74, 152, 205, 231, 312, 337, 389, 467, 519, 586, 612,
-                        707, 762, 842, 931, 1010, 1062, 1087,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0092_6000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001a_6000_u128,
-                    ],
-                    images: [205, 842],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<15> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_000f_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0019_a000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0249_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00c9_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0069_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_002d_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0025_a000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0099_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0093_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000d_a000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001b_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004d_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004b_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0059_2000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0049_a000_u128,
-                    ],
-                    images: [
-                        17, 39, 74, 152, 231, 337, 389, 467, 519, 612, 762, 931, 1010,
-                        1062, 1087,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 14 at (4, 2, 0): the index reads +x = cell 17.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_14(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 17) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0492_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00d2_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_005a_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004b_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001b_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000f_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_009a_4000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0093_4000_u128,
-                    ],
-                    images: [100, 258, 364, 416, 640, 912, 957, 1113],
-                    shapes: [2, 4, 5, 5, 7, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 15 at (5, 0, 0): the index reads +x = cell 18, +y = cell 16.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_15(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 18) << 0 | bit_at(occ, 16) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0924_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0324_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0249_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0125_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0264_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_024c_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001b_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_002d_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_000f_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004d_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_006c_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004b_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0065_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0017_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0027_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0093_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_012c_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0164_8000_u128,
-                    ],
-                    images: [
-                        49, 127, 180, 286, 443, 495, 543, 559, 671, 681, 736, 799, 815,
-                        873, 879, 897, 985, 1037,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0249_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_001b_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_004b_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0093_8000_u128,
-                    ],
-                    images: [180, 543, 799, 897],
-                    shapes: [3, 7, 9, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0924_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0324_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0264_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_024c_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_006c_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_012c_8000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0164_8000_u128,
-                    ],
-                    images: [49, 127, 443, 495, 736, 985, 1037],
-                    shapes: [2, 3, 6, 6, 8, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 16 at (5, 1, 0): the index reads +x = cell 19, +y = cell 17.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_16(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 19) << 0 | bit_at(occ, 17) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_1249_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0649_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0493_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0349_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_024b_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0169_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_012d_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04c9_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0499_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_005b_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_006d_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_009b_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00d9_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00d3_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0269_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0259_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_02c9_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_024d_0000_u128,
-                    ],
-                    images: [
-                        75, 153, 206, 232, 313, 338, 390, 468, 520, 587, 613, 708, 763,
-                        843, 932, 1011, 1063, 1088,
-                    ],
-                    shapes: [2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_0493_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00d3_0000_u128,
-                    ],
-                    images: [206, 843],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_1249_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0649_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0349_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0169_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_012d_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04c9_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0499_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_006d_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00d9_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0269_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0259_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_02c9_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_024d_0000_u128,
-                    ],
-                    images: [
-                        75, 153, 232, 338, 390, 468, 520, 613, 763, 932, 1011, 1063, 1088,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 17 at (5, 2, 0): the index reads +x = cell 20.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_17(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 20) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_2492_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0692_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_02d2_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_025a_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_00da_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04d2_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_049a_0000_u128,
-                    ],
-                    images: [101, 259, 365, 417, 641, 958, 1114],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 18 at (6, 0, 0): the index reads +x = cell 21, +y = cell 19.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_18(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 21) << 0 | bit_at(occ, 19) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_02e4_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4924_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1924_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_124c_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_092c_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1324_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1264_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_016c_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_026c_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0364_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_01e4_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_032c_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0964_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0b24_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04e4_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_064c_0000_u128,
-                    ],
-                    images: [
-                        7, 50, 128, 181, 287, 444, 496, 560, 682, 737, 793, 816, 986,
-                        1038, 1137, 1155,
-                    ],
-                    shapes: [0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_124c_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_064c_0000_u128,
-                    ],
-                    images: [181, 1155],
-                    shapes: [3, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_02e4_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4924_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1924_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1324_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1264_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0364_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_01e4_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0964_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0b24_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04e4_0000_u128,
-                    ],
-                    images: [7, 50, 128, 444, 496, 737, 793, 986, 1038, 1137],
-                    shapes: [0, 2, 3, 6, 6, 8, 9, 14, 15, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 19 at (6, 1, 0): the index reads +x = cell 22, +y = cell 20.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_19(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 22) << 0 | bit_at(occ, 20) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<22> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_04e8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_01e8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9248_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3248_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_2498_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1a48_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1258_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0b48_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0968_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_2648_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_24c8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_02d8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0368_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04d8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_06c8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0698_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_02e8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1348_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_12c8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1648_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1268_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0358_0000_u128,
-                    ],
-                    images: [
-                        1, 29, 76, 154, 207, 233, 314, 339, 391, 469, 521, 588, 614, 709,
-                        764, 844, 923, 933, 1012, 1064, 1089, 1143,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15,
-                        15, 16,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_2498_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0698_0000_u128,
-                    ],
-                    images: [207, 844],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_04e8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_01e8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9248_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3248_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1a48_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0b48_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0968_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_2648_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_24c8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0368_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_06c8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_02e8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1348_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_12c8_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1648_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1268_0000_u128,
-                    ],
-                    images: [
-                        1, 29, 76, 154, 233, 339, 391, 469, 521, 614, 764, 923, 933,
-                        1012, 1064, 1089,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 13, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 20 at (6, 2, 0): the index reads +x = cell 23.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_20(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 23) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_02f0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_2490_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3490_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1690_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_12d0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_06d0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_04f0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_2690_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_24d0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_01f0_0000_u128,
-                    ],
-                    images: [23, 102, 260, 366, 418, 642, 787, 959, 1115, 1149],
-                    shapes: [1, 2, 4, 5, 5, 7, 9, 14, 15, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 21 at (7, 0, 0): the index reads +x = cell 24, +y = cell 22.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_21(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 24) << 0 | bit_at(occ, 22) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0002_4920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_c920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9260_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4960_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9320_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_0b60_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1360_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1b20_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1960_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4b20_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_5920_0000_u128,
-                    ],
-                    images: [
-                        51, 129, 182, 288, 445, 497, 561, 683, 738, 817, 891, 987, 1039,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0000_0000_9260_0000_u128],
-                    images: [182],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0002_4920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_c920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9320_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1b20_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3920_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4b20_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_5920_0000_u128,
-                    ],
-                    images: [51, 129, 445, 497, 738, 891, 987, 1039],
-                    shapes: [2, 3, 6, 6, 8, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 22 at (7, 1, 0): the index reads +x = cell 25, +y = cell 23.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_22(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 25) << 0 | bit_at(occ, 23) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<19> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0004_9240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_9240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_24c0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_d240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_92c0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_5a40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4b40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_3240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_2640_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_16c0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1b40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_26c0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3640_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3a40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_34c0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9a40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9640_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_b240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9340_0000_u128,
-                    ],
-                    images: [
-                        77, 155, 208, 234, 315, 340, 392, 470, 522, 589, 615, 710, 765,
-                        805, 845, 934, 1013, 1065, 1090,
-                    ],
-                    shapes: [
-                        2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0001_24c0_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_34c0_0000_u128,
-                    ],
-                    images: [208, 845],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<14> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0004_9240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_9240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_d240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_5a40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_4b40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_3240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_2640_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_1b40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3640_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3a40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9a40_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9640_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_b240_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9340_0000_u128,
-                    ],
-                    images: [
-                        77, 155, 234, 340, 392, 470, 522, 615, 765, 805, 934, 1013, 1065,
-                        1090,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 23 at (7, 2, 0): the index reads +x = cell 26.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_23(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 26) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0009_2480_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_a480_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_b480_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9680_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3680_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3c80_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_3480_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_2680_0000_u128,
-                    ],
-                    images: [103, 261, 367, 419, 643, 885, 960, 1116],
-                    shapes: [2, 4, 5, 5, 7, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 24 at (8, 0, 0): the index reads +x = cell 27, +y = cell 25.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_24(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 27) << 0 | bit_at(occ, 25) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_b300_0000_u128,
-                        0x0000_0000_0000_0000_0000_0012_4900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_4900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9300_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_4b00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_c900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3b00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_5b00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_9b00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_d900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_cb00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3d00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_3300_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_5900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_c900_0000_u128,
-                    ],
-                    images: [
-                        35, 52, 130, 183, 289, 446, 498, 549, 562, 684, 739, 818, 867,
-                        908, 988, 1040,
-                    ],
-                    shapes: [1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<3> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_b300_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9300_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_3300_0000_u128,
-                    ],
-                    images: [35, 183, 908],
-                    shapes: [1, 3, 12],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0012_4900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_4900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_c900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_d900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3d00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_5900_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_c900_0000_u128,
-                    ],
-                    images: [52, 130, 446, 498, 739, 867, 988, 1040],
-                    shapes: [2, 3, 6, 6, 8, 10, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 25 at (8, 1, 0): the index reads +x = cell 28, +y = cell 26.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_25(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 28) << 0 | bit_at(occ, 26) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<21> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0000_9e00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_000c_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_2600_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9600_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_d200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_5a00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_3200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_b600_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_da00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_3e00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_3600_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_b200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_a600_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_5e00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_d200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_b200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0005_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9a00_0000_u128,
-                    ],
-                    images: [
-                        13, 78, 156, 209, 235, 316, 341, 393, 471, 523, 590, 616, 665,
-                        711, 766, 846, 918, 935, 1014, 1066, 1091,
-                    ],
-                    shapes: [
-                        0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15,
-                        15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0009_2600_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_a600_0000_u128,
-                    ],
-                    images: [209, 846],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0024_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_000c_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_d200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_5a00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_3200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0000_da00_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_b200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_d200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_b200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0005_9200_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_9a00_0000_u128,
-                    ],
-                    images: [
-                        78, 156, 235, 341, 393, 471, 523, 616, 766, 935, 1014, 1066, 1091,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 26 at (8, 2, 0): the index reads +x = cell 29.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_26(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 29) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0049_2400_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_2400_0000_u128,
-                        0x0000_0000_0000_0000_0000_0005_a400_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_b400_0000_u128,
-                        0x0000_0000_0000_0000_0000_0001_b400_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_a400_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_3400_0000_u128,
-                    ],
-                    images: [104, 262, 368, 420, 644, 961, 1117],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 27 at (9, 0, 0): the index reads +x = cell 30, +y = cell 28.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_27(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 30) << 0 | bit_at(occ, 28) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0092_4800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0032_4800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_9800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0012_5800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0026_4800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0002_d800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0004_d800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_5800_0000_u128,
-                        0x0000_0000_0000_0000_0000_000c_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0012_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0016_4800_0000_u128,
-                    ],
-                    images: [
-                        53, 131, 184, 290, 447, 499, 563, 685, 740, 819, 903, 989, 1041,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0000_0024_9800_0000_u128],
-                    images: [184],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0092_4800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0032_4800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0026_4800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_000c_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0012_c800_0000_u128,
-                        0x0000_0000_0000_0000_0000_0016_4800_0000_u128,
-                    ],
-                    images: [53, 131, 447, 499, 740, 903, 989, 1041],
-                    shapes: [2, 3, 6, 6, 8, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 28 at (9, 1, 0): the index reads +x = cell 31, +y = cell 29.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_28(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 31) << 0 | bit_at(occ, 29) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<20> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0007_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000c_d000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0124_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0064_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0049_3000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0034_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_b000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0016_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0012_d000_0000_u128,
-                        0x0000_0000_0000_0000_0000_004c_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0049_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0005_b000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_d000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0009_b000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_3000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0026_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0025_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_002c_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_d000_0000_u128,
-                    ],
-                    images: [
-                        18, 40, 79, 157, 210, 236, 317, 342, 394, 472, 524, 591, 617,
-                        712, 767, 847, 936, 1015, 1067, 1092,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0049_3000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_3000_0000_u128,
-                    ],
-                    images: [210, 847],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<15> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0007_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000c_d000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0124_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0064_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0034_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0016_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0012_d000_0000_u128,
-                        0x0000_0000_0000_0000_0000_004c_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0049_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0006_d000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0026_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0025_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_002c_9000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0024_d000_0000_u128,
-                    ],
-                    images: [
-                        18, 40, 79, 157, 236, 342, 394, 472, 524, 617, 767, 936, 1015,
-                        1067, 1092,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 29 at (9, 2, 0): the index reads +x = cell 32.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_29(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 32) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0249_2000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0069_2000_0000_u128,
-                        0x0000_0000_0000_0000_0000_002d_2000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0025_a000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_a000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0007_a000_0000_u128,
-                        0x0000_0000_0000_0000_0000_004d_2000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0049_a000_0000_u128,
-                    ],
-                    images: [105, 263, 369, 421, 645, 913, 962, 1118],
-                    shapes: [2, 4, 5, 5, 7, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 30 at (10, 0, 0): the index reads +x = cell 33, +y = cell 31.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_30(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 33) << 0 | bit_at(occ, 31) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0492_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0192_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0124_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0092_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0132_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0126_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0016_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0007_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0026_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0036_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0025_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0032_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000b_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0013_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0049_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0096_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00b2_4000_0000_u128,
-                    ],
-                    images: [
-                        54, 132, 185, 291, 448, 500, 544, 564, 672, 686, 741, 800, 820,
-                        874, 880, 898, 990, 1042,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0124_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_000d_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0025_c000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0049_c000_0000_u128,
-                    ],
-                    images: [185, 544, 800, 898],
-                    shapes: [3, 7, 9, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0492_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0192_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0132_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0126_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0036_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0096_4000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00b2_4000_0000_u128,
-                    ],
-                    images: [54, 132, 448, 500, 741, 990, 1042],
-                    shapes: [2, 3, 6, 6, 8, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 31 at (10, 1, 0): the index reads +x = cell 34, +y = cell 32.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_31(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 34) << 0 | bit_at(occ, 32) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0924_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0324_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0249_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01a4_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0125_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00b4_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0096_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0264_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_024c_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_002d_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0036_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_004d_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_006c_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0069_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0134_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_012c_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0164_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0126_8000_0000_u128,
-                    ],
-                    images: [
-                        80, 158, 211, 237, 318, 343, 395, 473, 525, 592, 618, 713, 768,
-                        848, 937, 1016, 1068, 1093,
-                    ],
-                    shapes: [2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0249_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0069_8000_0000_u128,
-                    ],
-                    images: [211, 848],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0924_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0324_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01a4_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00b4_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0096_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0264_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_024c_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0036_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_006c_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0134_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_012c_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0164_8000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0126_8000_0000_u128,
-                    ],
-                    images: [
-                        80, 158, 237, 343, 395, 473, 525, 618, 768, 937, 1016, 1068, 1093,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 32 at (10, 2, 0): the index reads +x = cell 35.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_32(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 35) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_1249_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0349_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0169_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_012d_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_006d_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0269_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_024d_0000_0000_u128,
-                    ],
-                    images: [106, 264, 370, 422, 646, 963, 1119],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 33 at (11, 0, 0): the index reads +x = cell 36, +y = cell 34.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_33(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 36) << 0 | bit_at(occ, 34) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0172_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2492_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0c92_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0926_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0496_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0992_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0932_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00b6_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0136_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01b2_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00f2_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0196_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_04b2_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0592_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0272_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0326_0000_0000_u128,
-                    ],
-                    images: [
-                        8, 55, 133, 186, 292, 449, 501, 565, 687, 742, 794, 821, 991,
-                        1043, 1138, 1156,
-                    ],
-                    shapes: [0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0926_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0326_0000_0000_u128,
-                    ],
-                    images: [186, 1156],
-                    shapes: [3, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0172_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2492_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0c92_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0992_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0932_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01b2_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00f2_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_04b2_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0592_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0272_0000_0000_u128,
-                    ],
-                    images: [8, 55, 133, 449, 501, 742, 794, 991, 1043, 1138],
-                    shapes: [0, 2, 3, 6, 6, 8, 9, 14, 15, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 34 at (11, 1, 0): the index reads +x = cell 37, +y = cell 35.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_34(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 37) << 0 | bit_at(occ, 35) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<22> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0274_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00f4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4924_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1924_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_124c_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0d24_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_092c_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_05a4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_04b4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1324_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1264_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_016c_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01b4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_026c_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0364_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_034c_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0174_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_09a4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0964_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0b24_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0934_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01ac_0000_0000_u128,
-                    ],
-                    images: [
-                        2, 30, 81, 159, 212, 238, 319, 344, 396, 474, 526, 593, 619, 714,
-                        769, 849, 924, 938, 1017, 1069, 1094, 1144,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15,
-                        15, 16,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_124c_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_034c_0000_0000_u128,
-                    ],
-                    images: [212, 849],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0274_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00f4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4924_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1924_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0d24_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_05a4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_04b4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1324_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1264_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_01b4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0364_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0174_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_09a4_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0964_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0b24_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0934_0000_0000_u128,
-                    ],
-                    images: [
-                        2, 30, 81, 159, 238, 344, 396, 474, 526, 619, 769, 924, 938,
-                        1017, 1069, 1094,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 13, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 35 at (11, 2, 0): the index reads +x = cell 38.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_35(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 38) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_0178_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9248_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1a48_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0b48_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0968_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0368_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0278_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1348_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1268_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_00f8_0000_0000_u128,
-                    ],
-                    images: [24, 107, 265, 371, 423, 647, 788, 964, 1120, 1150],
-                    shapes: [1, 2, 4, 5, 5, 7, 9, 14, 15, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 36 at (12, 0, 0): the index reads +x = cell 39, +y = cell 37.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_36(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 39) << 0 | bit_at(occ, 37) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0001_2490_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6490_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4930_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_24b0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4c90_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4990_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_05b0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_09b0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0d90_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0cb0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1c90_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2590_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2c90_0000_0000_u128,
-                    ],
-                    images: [
-                        56, 134, 187, 293, 450, 502, 566, 688, 743, 822, 892, 992, 1044,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0000_4930_0000_0000_u128],
-                    images: [187],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0001_2490_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6490_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4c90_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4990_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0d90_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1c90_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2590_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2c90_0000_0000_u128,
-                    ],
-                    images: [56, 134, 450, 502, 743, 892, 992, 1044],
-                    shapes: [2, 3, 6, 6, 8, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 37 at (12, 1, 0): the index reads +x = cell 40, +y = cell 38.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_37(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 40) << 0 | bit_at(occ, 38) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<19> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0002_4920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_c920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9260_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4960_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2d20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_25a0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9320_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0b60_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0da0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1360_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1b20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1d20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1a60_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4d20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4b20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_5920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_49a0_0000_0000_u128,
-                    ],
-                    images: [
-                        82, 160, 213, 239, 320, 345, 397, 475, 527, 594, 620, 715, 770,
-                        806, 850, 939, 1018, 1070, 1095,
-                    ],
-                    shapes: [
-                        2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_9260_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1a60_0000_0000_u128,
-                    ],
-                    images: [213, 850],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<14> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0002_4920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_c920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2d20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_25a0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9320_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_0da0_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1b20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1d20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4d20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4b20_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_5920_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_49a0_0000_0000_u128,
-                    ],
-                    images: [
-                        82, 160, 239, 345, 397, 475, 527, 620, 770, 806, 939, 1018, 1070,
-                        1095,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 38 at (12, 2, 0): the index reads +x = cell 41.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_38(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 41) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0004_9240_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_d240_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_5a40_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4b40_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1b40_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1e40_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9a40_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9340_0000_0000_u128,
-                    ],
-                    images: [108, 266, 372, 424, 648, 886, 965, 1121],
-                    shapes: [2, 4, 5, 5, 7, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 39 at (13, 0, 0): the index reads +x = cell 42, +y = cell 40.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_39(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 42) << 0 | bit_at(occ, 40) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_5980_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_2480_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_2480_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4980_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_2580_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_6480_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4c80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1d80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2d80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_4d80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6c80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6580_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1e80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9980_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_2c80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_6480_0000_0000_u128,
-                    ],
-                    images: [
-                        36, 57, 135, 188, 294, 451, 503, 550, 567, 689, 744, 823, 868,
-                        909, 993, 1045,
-                    ],
-                    shapes: [1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<3> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_5980_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4980_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9980_0000_0000_u128,
-                    ],
-                    images: [36, 188, 909],
-                    shapes: [1, 3, 12],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0009_2480_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_2480_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_6480_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4c80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6c80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1e80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_2c80_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_6480_0000_0000_u128,
-                    ],
-                    images: [57, 135, 451, 503, 744, 868, 993, 1045],
-                    shapes: [2, 3, 6, 6, 8, 10, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 40 at (13, 1, 0): the index reads +x = cell 43, +y = cell 41.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_40(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 43) << 0 | bit_at(occ, 41) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<21> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0000_4f00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_4900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_4900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_9300_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_4900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4b00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_6900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_2d00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_c900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_9900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_5b00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6d00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_1f00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_9b00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_d900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_d300_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_2f00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_6900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_5900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_c900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4d00_0000_0000_u128,
-                    ],
-                    images: [
-                        14, 83, 161, 214, 240, 321, 346, 398, 476, 528, 595, 621, 666,
-                        716, 771, 851, 919, 940, 1019, 1071, 1096,
-                    ],
-                    shapes: [
-                        0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15,
-                        15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0004_9300_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_d300_0000_0000_u128,
-                    ],
-                    images: [214, 851],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0012_4900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_4900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_4900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_6900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_2d00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_c900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_9900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_6d00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_d900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_6900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_5900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_c900_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_4d00_0000_0000_u128,
-                    ],
-                    images: [
-                        83, 161, 240, 346, 398, 476, 528, 621, 771, 940, 1019, 1071, 1096,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 41 at (13, 2, 0): the index reads +x = cell 44.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_41(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 44) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0024_9200_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_9200_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_d200_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_5a00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0000_da00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_d200_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_9a00_0000_0000_u128,
-                    ],
-                    images: [109, 267, 373, 425, 649, 966, 1122],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 42 at (14, 0, 0): the index reads +x = cell 45, +y = cell 43.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_42(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 45) << 0 | bit_at(occ, 43) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0049_2400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0019_2400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_4c00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_2c00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0013_2400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0001_6c00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_6c00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_2c00_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_000b_2400_0000_0000_u128,
-                    ],
-                    images: [
-                        58, 136, 189, 295, 452, 504, 568, 690, 745, 824, 904, 994, 1046,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_0012_4c00_0000_0000_u128],
-                    images: [189],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0049_2400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0019_2400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0013_2400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_6400_0000_0000_u128,
-                        0x0000_0000_0000_0000_000b_2400_0000_0000_u128,
-                    ],
-                    images: [58, 136, 452, 504, 745, 904, 994, 1046],
-                    shapes: [2, 3, 6, 6, 8, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 43 at (14, 1, 0): the index reads +x = cell 46, +y = cell 44.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_43(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 46) << 0 | bit_at(occ, 44) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<20> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0003_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_6800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0092_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0032_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0024_9800_0000_0000_u128,
-                        0x0000_0000_0000_0000_001a_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_5800_0000_0000_u128,
-                        0x0000_0000_0000_0000_000b_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_6800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0026_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0024_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0002_d800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_6800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0004_d800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_9800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0013_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0016_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_6800_0000_0000_u128,
-                    ],
-                    images: [
-                        19, 41, 84, 162, 215, 241, 322, 347, 399, 477, 529, 596, 622,
-                        717, 772, 852, 941, 1020, 1072, 1097,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0024_9800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_9800_0000_0000_u128,
-                    ],
-                    images: [215, 852],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<15> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0003_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_6800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0092_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0032_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_001a_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_000b_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_6800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0026_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0024_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_6800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0013_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_c800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0016_4800_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_6800_0000_0000_u128,
-                    ],
-                    images: [
-                        19, 41, 84, 162, 241, 347, 399, 477, 529, 622, 772, 941, 1020,
-                        1072, 1097,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 44 at (14, 2, 0): the index reads +x = cell 47.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_44(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 47) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0124_9000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0034_9000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0016_9000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_d000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_d000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_d000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0026_9000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0024_d000_0000_0000_u128,
-                    ],
-                    images: [110, 268, 374, 426, 650, 914, 967, 1123],
-                    shapes: [2, 4, 5, 5, 7, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 45 at (15, 0, 0): the index reads +x = cell 48, +y = cell 46.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_45(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 48) << 0 | bit_at(occ, 46) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0249_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00c9_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0092_6000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0049_6000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0099_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0093_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_000b_6000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0003_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0013_6000_0000_0000_u128,
-                        0x0000_0000_0000_0000_001b_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0019_6000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0005_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0009_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0024_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_004b_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0059_2000_0000_0000_u128,
-                    ],
-                    images: [
-                        59, 137, 190, 296, 453, 505, 545, 569, 673, 691, 746, 801, 825,
-                        875, 881, 899, 995, 1047,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0092_6000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0006_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0012_e000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0024_e000_0000_0000_u128,
-                    ],
-                    images: [190, 545, 801, 899],
-                    shapes: [3, 7, 9, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0249_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00c9_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0099_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0093_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_001b_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_004b_2000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0059_2000_0000_0000_u128,
-                    ],
-                    images: [59, 137, 453, 505, 746, 995, 1047],
-                    shapes: [2, 3, 6, 6, 8, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 46 at (15, 1, 0): the index reads +x = cell 49, +y = cell 47.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_46(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 49) << 0 | bit_at(occ, 47) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0492_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0192_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0124_c000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00d2_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0092_c000_0000_0000_u128,
-                        0x0000_0000_0000_0000_005a_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_004b_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0132_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0126_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0016_c000_0000_0000_u128,
-                        0x0000_0000_0000_0000_001b_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0026_c000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0036_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0034_c000_0000_0000_u128,
-                        0x0000_0000_0000_0000_009a_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0096_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00b2_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0093_4000_0000_0000_u128,
-                    ],
-                    images: [
-                        85, 163, 216, 242, 323, 348, 400, 478, 530, 597, 623, 718, 773,
-                        853, 942, 1021, 1073, 1098,
-                    ],
-                    shapes: [2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0124_c000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0034_c000_0000_0000_u128,
-                    ],
-                    images: [216, 853],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0492_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0192_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00d2_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_005a_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_004b_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0132_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0126_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_001b_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0036_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_009a_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0096_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00b2_4000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0093_4000_0000_0000_u128,
-                    ],
-                    images: [
-                        85, 163, 242, 348, 400, 478, 530, 623, 773, 942, 1021, 1073, 1098,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 47 at (15, 2, 0): the index reads +x = cell 50.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_47(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 50) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0924_8000_0000_0000_u128,
-                        0x0000_0000_0000_0000_01a4_8000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00b4_8000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0096_8000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0036_8000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0134_8000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0126_8000_0000_0000_u128,
-                    ],
-                    images: [111, 269, 375, 427, 651, 968, 1124],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 48 at (16, 0, 0): the index reads +x = cell 51, +y = cell 49.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_48(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 51) << 0 | bit_at(occ, 49) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_00b9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1249_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0649_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0493_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_024b_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04c9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0499_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_005b_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_009b_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00d9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0079_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00cb_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0259_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_02c9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0139_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0193_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        9, 60, 138, 191, 297, 454, 506, 570, 692, 747, 795, 826, 996,
-                        1048, 1139, 1157,
-                    ],
-                    shapes: [0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0493_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0193_0000_0000_0000_u128,
-                    ],
-                    images: [191, 1157],
-                    shapes: [3, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_00b9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1249_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0649_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04c9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0499_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00d9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0079_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0259_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_02c9_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0139_0000_0000_0000_u128,
-                    ],
-                    images: [9, 60, 138, 454, 506, 747, 795, 996, 1048, 1139],
-                    shapes: [0, 2, 3, 6, 6, 8, 9, 14, 15, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 49 at (16, 1, 0): the index reads +x = cell 52, +y = cell 50.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_49(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 52) << 0 | bit_at(occ, 50) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<22> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_013a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_007a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2492_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0c92_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0926_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0692_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0496_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_02d2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_025a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0992_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0932_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00b6_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00da_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0136_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_01b2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_01a6_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00ba_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04d2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04b2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0592_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_049a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00d6_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        3, 31, 86, 164, 217, 243, 324, 349, 401, 479, 531, 598, 624, 719,
-                        774, 854, 925, 943, 1022, 1074, 1099, 1145,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15,
-                        15, 16,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_0926_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_01a6_0000_0000_0000_u128,
-                    ],
-                    images: [217, 854],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_013a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_007a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2492_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0c92_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0692_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_02d2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_025a_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0992_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0932_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00da_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_01b2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_00ba_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04d2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04b2_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0592_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_049a_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        3, 31, 86, 164, 243, 349, 401, 479, 531, 624, 774, 925, 943,
-                        1022, 1074, 1099,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 13, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 50 at (16, 2, 0): the index reads +x = cell 53.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_50(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 53) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_00bc_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4924_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0d24_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_05a4_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04b4_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_01b4_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_013c_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_09a4_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0934_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_007c_0000_0000_0000_u128,
-                    ],
-                    images: [25, 112, 270, 376, 428, 652, 789, 969, 1125, 1151],
-                    shapes: [1, 2, 4, 5, 5, 7, 9, 14, 15, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 51 at (17, 0, 0): the index reads +x = cell 54, +y = cell 52.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_51(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 54) << 0 | bit_at(occ, 52) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_9248_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3248_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2498_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1258_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2648_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_24c8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_02d8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_04d8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_06c8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0658_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0e48_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_12c8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1648_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        61, 139, 192, 298, 455, 507, 571, 693, 748, 827, 893, 997, 1049,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0000_2498_0000_0000_0000_u128],
-                    images: [192],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_9248_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3248_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2648_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_24c8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_06c8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0e48_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_12c8_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1648_0000_0000_0000_u128,
-                    ],
-                    images: [61, 139, 455, 507, 748, 893, 997, 1049],
-                    shapes: [2, 3, 6, 6, 8, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 52 at (17, 1, 0): the index reads +x = cell 55, +y = cell 53.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_52(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 55) << 0 | bit_at(occ, 53) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<19> = Set {
-                    masks: [
-                        0x0000_0000_0000_0001_2490_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6490_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4930_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3490_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_24b0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1690_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_12d0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4c90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4990_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_05b0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_06d0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_09b0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0d90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0e90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0d30_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2690_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2590_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2c90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_24d0_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        87, 165, 218, 244, 325, 350, 402, 480, 532, 599, 625, 720, 775,
-                        807, 855, 944, 1023, 1075, 1100,
-                    ],
-                    shapes: [
-                        2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_4930_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0d30_0000_0000_0000_u128,
-                    ],
-                    images: [218, 855],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<14> = Set {
-                    masks: [
-                        0x0000_0000_0000_0001_2490_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6490_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3490_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1690_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_12d0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4c90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4990_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_06d0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0d90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0e90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2690_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2590_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2c90_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_24d0_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        87, 165, 244, 350, 402, 480, 532, 625, 775, 807, 944, 1023, 1075,
-                        1100,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 53 at (17, 2, 0): the index reads +x = cell 56.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_53(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 56) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0002_4920_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6920_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2d20_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_25a0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0da0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0f20_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4d20_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_49a0_0000_0000_0000_u128,
-                    ],
-                    images: [113, 271, 377, 429, 653, 887, 970, 1126],
-                    shapes: [2, 4, 5, 5, 7, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 54 at (18, 0, 0): the index reads +x = cell 57, +y = cell 55.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_54(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 57) << 0 | bit_at(occ, 55) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_2cc0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_9240_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_9240_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_24c0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_92c0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_3240_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2640_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0ec0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_16c0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_26c0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3640_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_32c0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0f40_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4cc0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_9640_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_b240_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        37, 62, 140, 193, 299, 456, 508, 551, 572, 694, 749, 828, 869,
-                        910, 998, 1050,
-                    ],
-                    shapes: [1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<3> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_2cc0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_24c0_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4cc0_0000_0000_0000_u128,
-                    ],
-                    images: [37, 193, 910],
-                    shapes: [1, 3, 12],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0004_9240_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_9240_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_3240_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2640_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3640_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0f40_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_9640_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_b240_0000_0000_0000_u128,
-                    ],
-                    images: [62, 140, 456, 508, 749, 869, 998, 1050],
-                    shapes: [2, 3, 6, 6, 8, 10, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 55 at (18, 1, 0): the index reads +x = cell 58, +y = cell 56.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_55(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 58) << 0 | bit_at(occ, 56) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<21> = Set {
-                    masks: [
-                        0x0000_0000_0000_0000_2780_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_2480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_2480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_4980_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_a480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2580_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_b480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_9680_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_6480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_4c80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_2d80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3680_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_0f80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_4d80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6c80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6980_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_1780_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_3480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2c80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_6480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2680_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        15, 88, 166, 219, 245, 326, 351, 403, 481, 533, 600, 626, 667,
-                        721, 776, 856, 920, 945, 1024, 1076, 1101,
-                    ],
-                    shapes: [
-                        0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15,
-                        15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0002_4980_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6980_0000_0000_0000_u128,
-                    ],
-                    images: [219, 856],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0009_2480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_2480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_a480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_b480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_9680_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_6480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_4c80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_3680_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6c80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_3480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2c80_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_6480_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2680_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        88, 166, 245, 351, 403, 481, 533, 626, 776, 945, 1024, 1076, 1101,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 56 at (18, 2, 0): the index reads +x = cell 59.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_56(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 59) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0012_4900_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_4900_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_6900_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_2d00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_6d00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_6900_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_4d00_0000_0000_0000_u128,
-                    ],
-                    images: [114, 272, 378, 430, 654, 971, 1127],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 57 at (19, 0, 0): the index reads +x = cell 60, +y = cell 58.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_57(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 60) << 0 | bit_at(occ, 58) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0024_9200_0000_0000_0000_u128,
-                        0x0000_0000_0000_000c_9200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_2600_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_9600_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_9200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_3200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0000_b600_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_3600_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_b200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_9600_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_3200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_b200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0005_9200_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        63, 141, 194, 300, 457, 509, 573, 695, 750, 829, 905, 999, 1051,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_0009_2600_0000_0000_0000_u128],
-                    images: [194],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0024_9200_0000_0000_0000_u128,
-                        0x0000_0000_0000_000c_9200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_9200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_3200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_b200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_3200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_b200_0000_0000_0000_u128,
-                        0x0000_0000_0000_0005_9200_0000_0000_0000_u128,
-                    ],
-                    images: [63, 141, 457, 509, 750, 905, 999, 1051],
-                    shapes: [2, 3, 6, 6, 8, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 58 at (19, 1, 0): the index reads +x = cell 61, +y = cell 59.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_58(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 61) << 0 | bit_at(occ, 59) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<20> = Set {
-                    masks: [
-                        0x0000_0000_0000_0001_e400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_3400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0019_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0012_4c00_0000_0000_0000_u128,
-                        0x0000_0000_0000_000d_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_2c00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0005_a400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_b400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0013_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0012_6400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_6c00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_b400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_6c00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_6400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_4c00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_a400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_6400_0000_0000_0000_u128,
-                        0x0000_0000_0000_000b_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_3400_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        20, 42, 89, 167, 220, 246, 327, 352, 404, 482, 534, 601, 627,
-                        722, 777, 857, 946, 1025, 1077, 1102,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0012_4c00_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_4c00_0000_0000_0000_u128,
-                    ],
-                    images: [220, 857],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<15> = Set {
-                    masks: [
-                        0x0000_0000_0000_0001_e400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_3400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0019_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_000d_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0005_a400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_b400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0013_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0012_6400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_b400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_6400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_a400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_6400_0000_0000_0000_u128,
-                        0x0000_0000_0000_000b_2400_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_3400_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        20, 42, 89, 167, 246, 352, 404, 482, 534, 627, 777, 946, 1025,
-                        1077, 1102,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 59 at (19, 2, 0): the index reads +x = cell 62.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_59(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 62) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_0092_4800_0000_0000_0000_u128,
-                        0x0000_0000_0000_001a_4800_0000_0000_0000_u128,
-                        0x0000_0000_0000_000b_4800_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_6800_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_6800_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_e800_0000_0000_0000_u128,
-                        0x0000_0000_0000_0013_4800_0000_0000_0000_u128,
-                        0x0000_0000_0000_0012_6800_0000_0000_0000_u128,
-                    ],
-                    images: [115, 273, 379, 431, 655, 915, 972, 1128],
-                    shapes: [2, 4, 5, 5, 7, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 60 at (20, 0, 0): the index reads +x = cell 63, +y = cell 61.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_60(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 63) << 0 | bit_at(occ, 61) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0124_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0064_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_3000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0024_b000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004c_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_7000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0005_b000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0001_f000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_b000_0000_0000_0000_u128,
-                        0x0000_0000_0000_000d_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_7000_0000_0000_0000_u128,
-                        0x0000_0000_0000_000c_b000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0002_f000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0004_f000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0012_7000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0025_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_002c_9000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        64, 142, 195, 301, 458, 510, 546, 574, 674, 696, 751, 802, 830,
-                        876, 882, 900, 1000, 1052,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_0000_0049_3000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0003_7000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0009_7000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0012_7000_0000_0000_0000_u128,
-                    ],
-                    images: [195, 546, 802, 900],
-                    shapes: [3, 7, 9, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0124_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0064_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004c_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_000d_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0025_9000_0000_0000_0000_u128,
-                        0x0000_0000_0000_002c_9000_0000_0000_0000_u128,
-                    ],
-                    images: [64, 142, 458, 510, 751, 1000, 1052],
-                    shapes: [2, 3, 6, 6, 8, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 61 at (20, 1, 0): the index reads +x = cell 64, +y = cell 62.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_61(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 64) << 0 | bit_at(occ, 62) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0000_0249_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00c9_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0092_6000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0069_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_6000_0000_0000_0000_u128,
-                        0x0000_0000_0000_002d_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0025_a000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0099_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0093_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_000b_6000_0000_0000_0000_u128,
-                        0x0000_0000_0000_000d_a000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0013_6000_0000_0000_0000_u128,
-                        0x0000_0000_0000_001b_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_001a_6000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004d_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004b_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0059_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_a000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        90, 168, 221, 247, 328, 353, 405, 483, 535, 602, 628, 723, 778,
-                        858, 947, 1026, 1078, 1103,
-                    ],
-                    shapes: [2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0092_6000_0000_0000_0000_u128,
-                        0x0000_0000_0000_001a_6000_0000_0000_0000_u128,
-                    ],
-                    images: [221, 858],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_0249_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00c9_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0069_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_002d_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0025_a000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0099_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0093_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_000d_a000_0000_0000_0000_u128,
-                        0x0000_0000_0000_001b_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004d_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004b_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0059_2000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0049_a000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        90, 168, 247, 353, 405, 483, 535, 628, 778, 947, 1026, 1078, 1103,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 62 at (20, 2, 0): the index reads +x = cell 65.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_62(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 65) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0000_0492_4000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00d2_4000_0000_0000_0000_u128,
-                        0x0000_0000_0000_005a_4000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004b_4000_0000_0000_0000_u128,
-                        0x0000_0000_0000_001b_4000_0000_0000_0000_u128,
-                        0x0000_0000_0000_009a_4000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0093_4000_0000_0000_0000_u128,
-                    ],
-                    images: [116, 274, 380, 432, 656, 973, 1129],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 63 at (21, 0, 0): the index reads +x = cell 66, +y = cell 64.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_63(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 66) << 0 | bit_at(occ, 64) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_005c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0924_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0324_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0249_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0125_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0264_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_024c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_002d_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_004d_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_006c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_003c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0065_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_012c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0164_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_009c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00c9_8000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        10, 65, 143, 196, 302, 459, 511, 575, 697, 752, 796, 831, 1001,
-                        1053, 1140, 1158,
-                    ],
-                    shapes: [0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0249_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00c9_8000_0000_0000_0000_u128,
-                    ],
-                    images: [196, 1158],
-                    shapes: [3, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_005c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0924_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0324_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0264_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_024c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_006c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_003c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_012c_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0164_8000_0000_0000_0000_u128,
-                        0x0000_0000_0000_009c_8000_0000_0000_0000_u128,
-                    ],
-                    images: [10, 65, 143, 459, 511, 752, 796, 1001, 1053, 1140],
-                    shapes: [0, 2, 3, 6, 6, 8, 9, 14, 15, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 64 at (21, 1, 0): the index reads +x = cell 67, +y = cell 65.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_64(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 67) << 0 | bit_at(occ, 65) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<22> = Set {
-                    masks: [
-                        0x0000_0000_0000_009d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_003d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1249_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0649_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0493_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0349_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_024b_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0169_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_012d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_04c9_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0499_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_005b_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_006d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_009b_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00d9_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00d3_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_005d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0269_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0259_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_02c9_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_024d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_006b_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        4, 32, 91, 169, 222, 248, 329, 354, 406, 484, 536, 603, 629, 724,
-                        779, 859, 926, 948, 1027, 1079, 1104, 1146,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15,
-                        15, 16,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_0493_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00d3_0000_0000_0000_0000_u128,
-                    ],
-                    images: [222, 859],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_009d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_003d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1249_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0649_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0349_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0169_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_012d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_04c9_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0499_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_006d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00d9_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_005d_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0269_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0259_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_02c9_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_024d_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        4, 32, 91, 169, 248, 354, 406, 484, 536, 629, 779, 926, 948,
-                        1027, 1079, 1104,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 13, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 65 at (21, 2, 0): the index reads +x = cell 68.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_65(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 68) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<10> = Set {
-                    masks: [
-                        0x0000_0000_0000_005e_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2492_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0692_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_02d2_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_025a_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_00da_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_009e_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_04d2_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_049a_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_003e_0000_0000_0000_0000_u128,
-                    ],
-                    images: [26, 117, 275, 381, 433, 657, 790, 974, 1130, 1152],
-                    shapes: [1, 2, 4, 5, 5, 7, 9, 14, 15, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 66 at (22, 0, 0): the index reads +x = cell 69, +y = cell 67.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_66(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 69) << 0 | bit_at(occ, 67) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0000_4924_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1924_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_124c_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_092c_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1324_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1264_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_016c_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_026c_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0364_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_032c_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0724_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0964_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0b24_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        66, 144, 197, 303, 460, 512, 576, 698, 753, 832, 894, 1002, 1054,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0000_124c_0000_0000_0000_0000_u128],
-                    images: [197],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0000_4924_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1924_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1324_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1264_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0364_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0724_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0964_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0b24_0000_0000_0000_0000_u128,
-                    ],
-                    images: [66, 144, 460, 512, 753, 894, 1002, 1054],
-                    shapes: [2, 3, 6, 6, 8, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 67 at (22, 1, 0): the index reads +x = cell 70, +y = cell 68.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_67(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 70) << 0 | bit_at(occ, 68) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<19> = Set {
-                    masks: [
-                        0x0000_0000_0000_9248_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_3248_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2498_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1a48_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1258_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0b48_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0968_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2648_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_24c8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_02d8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0368_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_04d8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_06c8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0748_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0698_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1348_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_12c8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1648_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1268_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        92, 170, 223, 249, 330, 355, 407, 485, 537, 604, 630, 725, 780,
-                        808, 860, 949, 1028, 1080, 1105,
-                    ],
-                    shapes: [
-                        2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0000_2498_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0698_0000_0000_0000_0000_u128,
-                    ],
-                    images: [223, 860],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<14> = Set {
-                    masks: [
-                        0x0000_0000_0000_9248_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_3248_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1a48_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0b48_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0968_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2648_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_24c8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0368_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_06c8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0748_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1348_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_12c8_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1648_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1268_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        92, 170, 249, 355, 407, 485, 537, 630, 780, 808, 949, 1028, 1080,
-                        1105,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 68 at (22, 2, 0): the index reads +x = cell 71.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_68(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 71) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0001_2490_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_3490_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1690_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_12d0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_06d0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0790_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2690_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_24d0_0000_0000_0000_0000_u128,
-                    ],
-                    images: [118, 276, 382, 434, 658, 888, 975, 1131],
-                    shapes: [2, 4, 5, 5, 7, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 69 at (23, 0, 0): the index reads +x = cell 72, +y = cell 70.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_69(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 72) << 0 | bit_at(occ, 70) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_0000_1660_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_4920_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_c920_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9260_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_4960_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9920_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9320_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0760_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0b60_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1360_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1b20_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1960_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_07a0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2660_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_4b20_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_5920_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        38, 67, 145, 198, 304, 461, 513, 552, 577, 699, 754, 833, 870,
-                        911, 1003, 1055,
-                    ],
-                    shapes: [1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<3> = Set {
-                    masks: [
-                        0x0000_0000_0000_1660_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9260_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_2660_0000_0000_0000_0000_u128,
-                    ],
-                    images: [38, 198, 911],
-                    shapes: [1, 3, 12],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0002_4920_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_c920_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9920_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9320_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1b20_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_07a0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_4b20_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_5920_0000_0000_0000_0000_u128,
-                    ],
-                    images: [67, 145, 461, 513, 754, 870, 1003, 1055],
-                    shapes: [2, 3, 6, 6, 8, 10, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 70 at (23, 1, 0): the index reads +x = cell 73, +y = cell 71.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_70(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 73) << 0 | bit_at(occ, 71) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<21> = Set {
-                    masks: [
-                        0x0000_0000_0000_13c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_9240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_24c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_d240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_92c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_5a40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_4b40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_3240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_2640_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_16c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1b40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_07c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_26c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_3640_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_34c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_0bc0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9a40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9640_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_b240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9340_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        16, 93, 171, 224, 250, 331, 356, 408, 486, 538, 605, 631, 668,
-                        726, 781, 861, 921, 950, 1029, 1081, 1106,
-                    ],
-                    shapes: [
-                        0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15,
-                        15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0001_24c0_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_34c0_0000_0000_0000_0000_u128,
-                    ],
-                    images: [224, 861],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0004_9240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_9240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_d240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_5a40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_4b40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_3240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_2640_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_1b40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_3640_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9a40_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9640_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_b240_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9340_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        93, 171, 250, 356, 408, 486, 538, 631, 781, 950, 1029, 1081, 1106,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 71 at (23, 2, 0): the index reads +x = cell 74.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_71(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 74) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0009_2480_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_a480_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_b480_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9680_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_3680_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_3480_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_2680_0000_0000_0000_0000_u128,
-                    ],
-                    images: [119, 277, 383, 435, 659, 976, 1132],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 72 at (24, 0, 0): the index reads +x = cell 75, +y = cell 73.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_72(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 75) << 0 | bit_at(occ, 73) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0012_4900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_4900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9300_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_4b00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_c900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_5b00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_9b00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_d900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_cb00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_9900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_5900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_c900_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        68, 146, 199, 305, 462, 514, 578, 700, 755, 834, 906, 1004, 1056,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0004_9300_0000_0000_0000_0000_u128],
-                    images: [199],
-                    shapes: [3],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0012_4900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_4900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_c900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_d900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_9900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_5900_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_c900_0000_0000_0000_0000_u128,
-                    ],
-                    images: [68, 146, 462, 514, 755, 906, 1004, 1056],
-                    shapes: [2, 3, 6, 6, 8, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 73 at (24, 1, 0): the index reads +x = cell 76, +y = cell 74.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_73(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 76) << 0 | bit_at(occ, 74) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<20> = Set {
-                    masks: [
-                        0x0000_0000_0000_f200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_9a00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_000c_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_2600_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9600_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_d200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_5a00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_3200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_b600_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_da00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_3600_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_b200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_a600_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_d200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_b200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0005_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9a00_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        21, 43, 94, 172, 225, 251, 332, 357, 409, 487, 539, 606, 632,
-                        727, 782, 862, 951, 1030, 1082, 1107,
-                    ],
-                    shapes: [
-                        0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15,
-                    ],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0009_2600_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_a600_0000_0000_0000_0000_u128,
-                    ],
-                    images: [225, 862],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<15> = Set {
-                    masks: [
-                        0x0000_0000_0000_f200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_9a00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_000c_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_d200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_5a00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_3200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_da00_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_b200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_d200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_b200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0005_9200_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_9a00_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        21, 43, 94, 172, 251, 357, 409, 487, 539, 632, 782, 951, 1030,
-                        1082, 1107,
-                    ],
-                    shapes: [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 74 at (24, 2, 0): the index reads +x = cell 77.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_74(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 77) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<8> = Set {
-                    masks: [
-                        0x0000_0000_0049_2400_0000_0000_0000_0000_u128,
-                        0x0000_0000_000d_2400_0000_0000_0000_0000_u128,
-                        0x0000_0000_0005_a400_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_b400_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_b400_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_f400_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_a400_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_3400_0000_0000_0000_0000_u128,
-                    ],
-                    images: [120, 278, 384, 436, 660, 916, 977, 1133],
-                    shapes: [2, 4, 5, 5, 7, 12, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 75 at (25, 0, 0): the index reads +x = cell 78, +y = cell 76.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_75(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 78) << 0 | bit_at(occ, 76) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0092_4800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0032_4800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_9800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0012_5800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0026_4800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_c800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_b800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_d800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0000_f800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_d800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_c800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_b800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_5800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_7800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0002_7800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_3800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0012_c800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0016_4800_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        69, 147, 200, 306, 463, 515, 547, 579, 675, 701, 756, 803, 835,
-                        877, 883, 901, 1005, 1057,
-                    ],
-                    shapes: [2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_0024_9800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0001_b800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0004_b800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_3800_0000_0000_0000_0000_u128,
-                    ],
-                    images: [200, 547, 803, 901],
-                    shapes: [3, 7, 9, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0092_4800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0032_4800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0026_4800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_c800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_c800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0012_c800_0000_0000_0000_0000_u128,
-                        0x0000_0000_0016_4800_0000_0000_0000_0000_u128,
-                    ],
-                    images: [69, 147, 463, 515, 756, 1005, 1057],
-                    shapes: [2, 3, 6, 6, 8, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 76 at (25, 1, 0): the index reads +x = cell 79, +y = cell 77.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_76(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 79) << 0 | bit_at(occ, 77) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<18> = Set {
-                    masks: [
-                        0x0000_0000_0124_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0064_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0049_3000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0034_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_b000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0016_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0012_d000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004c_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0049_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0005_b000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_d000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0009_b000_0000_0000_0000_0000_u128,
-                        0x0000_0000_000d_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_000d_3000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0026_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0025_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_002c_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_d000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        95, 173, 226, 252, 333, 358, 410, 488, 540, 607, 633, 728, 783,
-                        863, 952, 1031, 1083, 1108,
-                    ],
-                    shapes: [2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0049_3000_0000_0000_0000_0000_u128,
-                        0x0000_0000_000d_3000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [226, 863],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<13> = Set {
-                    masks: [
-                        0x0000_0000_0124_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0064_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0034_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0016_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0012_d000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004c_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0049_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0006_d000_0000_0000_0000_0000_u128,
-                        0x0000_0000_000d_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0026_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0025_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_002c_9000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0024_d000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        95, 173, 252, 358, 410, 488, 540, 633, 783, 952, 1031, 1083, 1108,
-                    ],
-                    shapes: [2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 77 at (25, 2, 0): the index reads +x = cell 80.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_77(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 80) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_0249_2000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0069_2000_0000_0000_0000_0000_u128,
-                        0x0000_0000_002d_2000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0025_a000_0000_0000_0000_0000_u128,
-                        0x0000_0000_000d_a000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004d_2000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0049_a000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [121, 279, 385, 437, 661, 978, 1134],
-                    shapes: [2, 4, 5, 5, 7, 14, 15],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 78 at (26, 0, 0): the index reads +x = cell 81, +y = cell 79.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_78(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 81) << 0 | bit_at(occ, 79) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<12> = Set {
-                    masks: [
-                        0x0000_0000_002e_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0192_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0092_c000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0016_c000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0026_c000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0036_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_001e_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0032_c000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0096_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_00b2_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004e_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0064_c000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        11, 148, 307, 580, 702, 757, 797, 836, 1006, 1058, 1141, 1159,
-                    ],
-                    shapes: [0, 3, 4, 7, 8, 8, 9, 10, 14, 15, 16, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_0064_c000_0000_0000_0000_0000_u128],
-                    images: [1159],
-                    shapes: [17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_002e_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0192_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0036_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_001e_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0096_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_00b2_4000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004e_4000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [11, 148, 757, 797, 1006, 1058, 1141],
-                    shapes: [0, 3, 8, 9, 14, 15, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 79 at (26, 1, 0): the index reads +x = cell 82, +y = cell 80.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_79(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 82) << 0 | bit_at(occ, 80) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<16> = Set {
-                    masks: [
-                        0x0000_0000_004e_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_001e_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0324_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0249_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_01a4_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_00b4_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0096_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0264_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_024c_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_002d_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0036_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004d_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_006c_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0069_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_002e_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0035_8000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [
-                        5, 33, 174, 227, 253, 359, 411, 489, 541, 608, 634, 729, 784,
-                        864, 927, 1147,
-                    ],
-                    shapes: [0, 1, 3, 3, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 16],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0249_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0069_8000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [227, 864],
-                    shapes: [3, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<11> = Set {
-                    masks: [
-                        0x0000_0000_004e_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_001e_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0324_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_01a4_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_00b4_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0096_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0264_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_024c_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0036_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_006c_8000_0000_0000_0000_0000_u128,
-                        0x0000_0000_002e_8000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [5, 33, 174, 253, 359, 411, 489, 541, 634, 784, 927],
-                    shapes: [0, 1, 3, 4, 5, 5, 6, 6, 7, 8, 13],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 80 at (26, 2, 0): the index reads +x = cell 83.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_80(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 83) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<7> = Set {
-                    masks: [
-                        0x0000_0000_002f_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0349_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_006d_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_004f_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0269_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_024d_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_001f_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [27, 280, 662, 791, 979, 1135, 1153],
-                    shapes: [1, 4, 7, 9, 14, 15, 17],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 81 at (27, 0, 0): the index reads +x = cell 84, +y = cell 82.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_81(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 84) << 0 | bit_at(occ, 82) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<4> = Set {
-                    masks: [
-                        0x0000_0000_00b6_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_01b2_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0196_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0392_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [581, 758, 837, 895],
-                    shapes: [7, 8, 10, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {}
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_01b2_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0392_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [758, 895],
-                    shapes: [8, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 82 at (27, 1, 0): the index reads +x = cell 85, +y = cell 83.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_82(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 85) << 0 | bit_at(occ, 83) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<5> = Set {
-                    masks: [
-                        0x0000_0000_01b4_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_026c_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0364_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_03a4_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_034c_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [635, 730, 785, 809, 865],
-                    shapes: [7, 8, 8, 9, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_034c_0000_0000_0000_0000_0000_u128],
-                    images: [865],
-                    shapes: [10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<3> = Set {
-                    masks: [
-                        0x0000_0000_01b4_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_0364_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_03a4_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [635, 785, 809],
-                    shapes: [7, 8, 9],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 83 at (27, 2, 0): the index reads +x = cell 86.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_83(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 86) << 0;
-        match ilsi {
-            /// +x open
-            0 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_0368_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_03c8_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [663, 889],
-                    shapes: [7, 11],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 84 at (28, 0, 0): the index reads +x = cell 87, +y = cell 85.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_84(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 87) << 0 | bit_at(occ, 85) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<2> = Set {
-                    masks: [
-                        0x0000_0000_03b0_0000_0000_0000_0000_0000_u128,
-                        0x0000_0000_03d0_0000_0000_0000_0000_0000_u128,
-                    ],
-                    images: [553, 871],
-                    shapes: [7, 10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {}
-            /// +x open, +y filled
-            2 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_03d0_0000_0000_0000_0000_0000_u128],
-                    images: [871],
-                    shapes: [10],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 85 at (28, 1, 0): the index reads +x = cell 88, +y = cell 86.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_85(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 88) << 0 | bit_at(occ, 86) << 1;
-        match ilsi {
-            /// +x open, +y open
-            0 => {
-                const SET: Set<1> = Set {
-                    masks: [0x0000_0000_03e0_0000_0000_0000_0000_0000_u128],
-                    images: [669],
-                    shapes: [8],
-                };
-                self.try_set(ctx, occ, avail, left, &SET);
-            }
-            /// +x filled, +y open
-            1 => {}
-            /// +x open, +y filled
-            2 => {}
-            /// +x filled, +y filled
-            _ => {}
-        }
-    }
-    /// Cell 86 at (28, 2, 0): the index reads +x = cell 89.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_86(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 89) << 0;
-        match ilsi {
-            /// +x open
-            0 => {}
-            /// +x filled
-            _ => {}
-        }
-    }
-    /// Cell 87 at (29, 0, 0): the index reads +y = cell 88.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_87(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 88) << 0;
-        match ilsi {
-            /// +y open
-            0 => {}
-            /// +y filled
-            _ => {}
-        }
-    }
-    /// Cell 88 at (29, 1, 0): the index reads +y = cell 89.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_88(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {
-        let ilsi = bit_at(occ, 89) << 0;
-        match ilsi {
-            /// +y open
-            0 => {}
-            /// +y filled
-            _ => {}
-        }
-    }
-    /// Cell 89 at (29, 2, 0): no neighbour can be open here.
-    #[inline(never)]
-    #[allow(unused_doc_comments, unused_variables)]
-    fn cell_89(
-        &mut self,
-        ctx: &mut ::runtime::Context<'_>,
-        occ: Word,
-        avail: u64,
-        left: usize,
-    ) {}
-    /// Whether the volume and parity backtracks, where they apply with `remaining`
-    /// pieces left to place, let the search go on below the placement of `image`.
-    #[inline(never)]
-    fn prune_ok(&self, occ: Word, avail: u64, remaining: usize, image: u16) -> bool {
-        (remaining <= self.volume_from || self.volume_ok(occ, avail, image))
-            && (remaining <= self.parity_from || self.parity_ok(occ, avail))
-    }
-}
-impl Solver {
-    /// Takes the run's settings, for this solver and its tails, and clears the
-    /// counts.
-    pub fn configure(
-        &mut self,
-        floor: usize,
-        volume_from: usize,
-        parity_from: usize,
-        f_from: usize,
-    ) {
-        self.floor = floor;
-        self.volume_from = volume_from;
-        self.parity_from = parity_from;
-        self.prune_from = volume_from.min(parity_from);
-        self.f_from = f_from;
-        self.attempts = [0; 64];
-        self.fits = [0; 64];
-        self.tail.configure(floor, volume_from, parity_from, f_from);
-    }
-}
-/// Whether some open region is too small for any piece: a cell with no
-/// open neighbour, or two cells that are each other's only open
-/// neighbour (no piece here is smaller than three cells).
-#[inline(always)]
-fn isolated(occ: Word) -> bool {
-    let open = !occ & FULL;
-    let mut once: Word = ZERO;
-    let mut twice: Word = ZERO;
-    let x = (open << 3) & 0x0000_0000_03ff_ffff_ffff_ffff_ffff_fff8_u128;
-    twice |= once & x;
-    once |= x;
-    let x = (open << 1) & 0x0000_0000_036d_b6db_6db6_db6d_b6db_6db6_u128;
-    twice |= once & x;
-    once |= x;
-    let x = (open >> 3) & 0x0000_0000_007f_ffff_ffff_ffff_ffff_ffff_u128;
-    twice |= once & x;
-    once |= x;
-    let x = (open >> 1) & 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128;
-    twice |= once & x;
-    once |= x;
-    let single = open & once & !twice;
-    let paired = single
-        & ((single << 3) & 0x0000_0000_03ff_ffff_ffff_ffff_ffff_fff8_u128
-            | (single << 1) & 0x0000_0000_036d_b6db_6db6_db6d_b6db_6db6_u128
-            | (single >> 3) & 0x0000_0000_007f_ffff_ffff_ffff_ffff_ffff_u128
-            | (single >> 1) & 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128);
-    (open & !once) | paired != ZERO
-}
-/// The open cells around each image: a region its placement closes off touches it.
-const HALO: &[Word] = &[
-    0x0000_0000_0000_0000_0000_0000_0000_462a_u128,
-    0x0000_0000_0000_0000_0000_0000_2315_0000_u128,
-    0x0000_0000_0000_0000_0000_118a_8000_0000_u128,
-    0x0000_0000_0000_0000_08c5_4000_0000_0000_u128,
-    0x0000_0000_0000_0462_a000_0000_0000_0000_u128,
-    0x0000_0000_0231_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2a31_u128,
-    0x0000_0000_0000_0000_0000_0000_1518_8000_u128,
-    0x0000_0000_0000_0000_0000_0a8c_4000_0000_u128,
-    0x0000_0000_0000_0000_0546_2000_0000_0000_u128,
-    0x0000_0000_0000_02a3_1000_0000_0000_0000_u128,
-    0x0000_0000_0151_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_c380_u128,
-    0x0000_0000_0000_0000_0000_0005_61c0_0000_u128,
-    0x0000_0000_0000_0000_0002_b0e0_0000_0000_u128,
-    0x0000_0000_0000_0001_5870_0000_0000_0000_u128,
-    0x0000_0000_0000_ac38_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0070_d400_u128,
-    0x0000_0000_0000_0000_0000_0038_6a00_0000_u128,
-    0x0000_0000_0000_0000_001c_3500_0000_0000_u128,
-    0x0000_0000_0000_000e_1a80_0000_0000_0000_u128,
-    0x0000_0000_0007_0d40_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2a1c_u128,
-    0x0000_0000_0000_0000_0000_0000_150e_0000_u128,
-    0x0000_0000_0000_0000_0000_0a87_0000_0000_u128,
-    0x0000_0000_0000_0000_0543_8000_0000_0000_u128,
-    0x0000_0000_0000_02a1_c000_0000_0000_0000_u128,
-    0x0000_0000_0150_e000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_1c2a_u128,
-    0x0000_0000_0000_0000_0000_0000_0e15_0000_u128,
-    0x0000_0000_0000_0000_0000_070a_8000_0000_u128,
-    0x0000_0000_0000_0000_0385_4000_0000_0000_u128,
-    0x0000_0000_0000_01c2_a000_0000_0000_0000_u128,
-    0x0000_0000_00e1_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_98c0_u128,
-    0x0000_0000_0000_0000_0000_0005_4c60_0000_u128,
-    0x0000_0000_0000_0000_0002_a630_0000_0000_u128,
-    0x0000_0000_0000_0001_5318_0000_0000_0000_u128,
-    0x0000_0000_0000_a98c_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_00c6_5400_u128,
-    0x0000_0000_0000_0000_0000_0063_2a00_0000_u128,
-    0x0000_0000_0000_0000_0031_9500_0000_0000_u128,
-    0x0000_0000_0000_0018_ca80_0000_0000_0000_u128,
-    0x0000_0000_000c_6540_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a492_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_2491_u128,
-    0x0000_0000_0000_0000_0000_0000_0029_2488_u128,
-    0x0000_0000_0000_0000_0000_0000_0149_2440_u128,
-    0x0000_0000_0000_0000_0000_0000_0a49_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_5249_1000_u128,
-    0x0000_0000_0000_0000_0000_0002_9248_8000_u128,
-    0x0000_0000_0000_0000_0000_0014_9244_0000_u128,
-    0x0000_0000_0000_0000_0000_00a4_9220_0000_u128,
-    0x0000_0000_0000_0000_0000_0524_9100_0000_u128,
-    0x0000_0000_0000_0000_0000_2924_8800_0000_u128,
-    0x0000_0000_0000_0000_0001_4924_4000_0000_u128,
-    0x0000_0000_0000_0000_000a_4922_0000_0000_u128,
-    0x0000_0000_0000_0000_0052_4910_0000_0000_u128,
-    0x0000_0000_0000_0000_0292_4880_0000_0000_u128,
-    0x0000_0000_0000_0000_1492_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_a492_2000_0000_0000_u128,
-    0x0000_0000_0000_0005_2491_0000_0000_0000_u128,
-    0x0000_0000_0000_0029_2488_0000_0000_0000_u128,
-    0x0000_0000_0000_0149_2440_0000_0000_0000_u128,
-    0x0000_0000_0000_0a49_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_5249_1000_0000_0000_0000_u128,
-    0x0000_0000_0002_9248_8000_0000_0000_0000_u128,
-    0x0000_0000_0014_9244_0000_0000_0000_0000_u128,
-    0x0000_0000_00a4_9220_0000_0000_0000_0000_u128,
-    0x0000_0000_0124_9100_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5b6d_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_db6a_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_db50_u128,
-    0x0000_0000_0000_0000_0000_0000_02b6_da80_u128,
-    0x0000_0000_0000_0000_0000_0000_15b6_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_adb6_a000_u128,
-    0x0000_0000_0000_0000_0000_0005_6db5_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_6da8_0000_u128,
-    0x0000_0000_0000_0000_0000_015b_6d40_0000_u128,
-    0x0000_0000_0000_0000_0000_0adb_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_56db_5000_0000_u128,
-    0x0000_0000_0000_0000_0002_b6da_8000_0000_u128,
-    0x0000_0000_0000_0000_0015_b6d4_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_b6a0_0000_0000_u128,
-    0x0000_0000_0000_0000_056d_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_2b6d_a800_0000_0000_u128,
-    0x0000_0000_0000_0001_5b6d_4000_0000_0000_u128,
-    0x0000_0000_0000_000a_db6a_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_db50_0000_0000_0000_u128,
-    0x0000_0000_0000_02b6_da80_0000_0000_0000_u128,
-    0x0000_0000_0000_15b6_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_adb6_a000_0000_0000_0000_u128,
-    0x0000_0000_0005_6db5_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_6da8_0000_0000_0000_0000_u128,
-    0x0000_0000_015b_6d40_0000_0000_0000_0000_u128,
-    0x0000_0000_02db_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_2492_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_2494_u128,
-    0x0000_0000_0000_0000_0000_0000_0089_24a0_u128,
-    0x0000_0000_0000_0000_0000_0000_0449_2500_u128,
-    0x0000_0000_0000_0000_0000_0000_2249_2800_u128,
-    0x0000_0000_0000_0000_0000_0001_1249_4000_u128,
-    0x0000_0000_0000_0000_0000_0008_924a_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_9250_0000_u128,
-    0x0000_0000_0000_0000_0000_0224_9280_0000_u128,
-    0x0000_0000_0000_0000_0000_1124_9400_0000_u128,
-    0x0000_0000_0000_0000_0000_8924_a000_0000_u128,
-    0x0000_0000_0000_0000_0004_4925_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_4928_0000_0000_u128,
-    0x0000_0000_0000_0000_0112_4940_0000_0000_u128,
-    0x0000_0000_0000_0000_0892_4a00_0000_0000_u128,
-    0x0000_0000_0000_0000_4492_5000_0000_0000_u128,
-    0x0000_0000_0000_0002_2492_8000_0000_0000_u128,
-    0x0000_0000_0000_0011_2494_0000_0000_0000_u128,
-    0x0000_0000_0000_0089_24a0_0000_0000_0000_u128,
-    0x0000_0000_0000_0449_2500_0000_0000_0000_u128,
-    0x0000_0000_0000_2249_2800_0000_0000_0000_u128,
-    0x0000_0000_0001_1249_4000_0000_0000_0000_u128,
-    0x0000_0000_0008_924a_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_9250_0000_0000_0000_0000_u128,
-    0x0000_0000_0224_9280_0000_0000_0000_0000_u128,
-    0x0000_0000_0124_9400_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_3892_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_c491_u128,
-    0x0000_0000_0000_0000_0000_0000_000e_2488_u128,
-    0x0000_0000_0000_0000_0000_0000_0071_2440_u128,
-    0x0000_0000_0000_0000_0000_0000_0389_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_1c49_1000_u128,
-    0x0000_0000_0000_0000_0000_0000_e248_8000_u128,
-    0x0000_0000_0000_0000_0000_0007_1244_0000_u128,
-    0x0000_0000_0000_0000_0000_0038_9220_0000_u128,
-    0x0000_0000_0000_0000_0000_01c4_9100_0000_u128,
-    0x0000_0000_0000_0000_0000_0e24_8800_0000_u128,
-    0x0000_0000_0000_0000_0000_7124_4000_0000_u128,
-    0x0000_0000_0000_0000_0003_8922_0000_0000_u128,
-    0x0000_0000_0000_0000_001c_4910_0000_0000_u128,
-    0x0000_0000_0000_0000_00e2_4880_0000_0000_u128,
-    0x0000_0000_0000_0000_0712_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_3892_2000_0000_0000_u128,
-    0x0000_0000_0000_0001_c491_0000_0000_0000_u128,
-    0x0000_0000_0000_000e_2488_0000_0000_0000_u128,
-    0x0000_0000_0000_0071_2440_0000_0000_0000_u128,
-    0x0000_0000_0000_0389_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_1c49_1000_0000_0000_0000_u128,
-    0x0000_0000_0000_e248_8000_0000_0000_0000_u128,
-    0x0000_0000_0007_1244_0000_0000_0000_0000_u128,
-    0x0000_0000_0038_9220_0000_0000_0000_0000_u128,
-    0x0000_0000_01c4_9100_0000_0000_0000_0000_u128,
-    0x0000_0000_0224_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_1b6a_u128,
-    0x0000_0000_0000_0000_0000_0000_0018_db50_u128,
-    0x0000_0000_0000_0000_0000_0000_00c6_da80_u128,
-    0x0000_0000_0000_0000_0000_0000_0636_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_31b6_a000_u128,
-    0x0000_0000_0000_0000_0000_0001_8db5_0000_u128,
-    0x0000_0000_0000_0000_0000_000c_6da8_0000_u128,
-    0x0000_0000_0000_0000_0000_0063_6d40_0000_u128,
-    0x0000_0000_0000_0000_0000_031b_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_18db_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_c6da_8000_0000_u128,
-    0x0000_0000_0000_0000_0006_36d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0031_b6a0_0000_0000_u128,
-    0x0000_0000_0000_0000_018d_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_0c6d_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_636d_4000_0000_0000_u128,
-    0x0000_0000_0000_0003_1b6a_0000_0000_0000_u128,
-    0x0000_0000_0000_0018_db50_0000_0000_0000_u128,
-    0x0000_0000_0000_00c6_da80_0000_0000_0000_u128,
-    0x0000_0000_0000_0636_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_31b6_a000_0000_0000_0000_u128,
-    0x0000_0000_0001_8db5_0000_0000_0000_0000_u128,
-    0x0000_0000_000c_6da8_0000_0000_0000_0000_u128,
-    0x0000_0000_0063_6d40_0000_0000_0000_0000_u128,
-    0x0000_0000_031b_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_00db_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2b6c_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5b63_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_db18_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_d8c0_u128,
-    0x0000_0000_0000_0000_0000_0000_02b6_c600_u128,
-    0x0000_0000_0000_0000_0000_0000_15b6_3000_u128,
-    0x0000_0000_0000_0000_0000_0000_adb1_8000_u128,
-    0x0000_0000_0000_0000_0000_0005_6d8c_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_6c60_0000_u128,
-    0x0000_0000_0000_0000_0000_015b_6300_0000_u128,
-    0x0000_0000_0000_0000_0000_0adb_1800_0000_u128,
-    0x0000_0000_0000_0000_0000_56d8_c000_0000_u128,
-    0x0000_0000_0000_0000_0002_b6c6_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_b630_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_b180_0000_0000_u128,
-    0x0000_0000_0000_0000_056d_8c00_0000_0000_u128,
-    0x0000_0000_0000_0000_2b6c_6000_0000_0000_u128,
-    0x0000_0000_0000_0001_5b63_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_db18_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_d8c0_0000_0000_0000_u128,
-    0x0000_0000_0000_02b6_c600_0000_0000_0000_u128,
-    0x0000_0000_0000_15b6_3000_0000_0000_0000_u128,
-    0x0000_0000_0000_adb1_8000_0000_0000_0000_u128,
-    0x0000_0000_0005_6d8c_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_6c60_0000_0000_0000_0000_u128,
-    0x0000_0000_015b_6300_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_4491_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_248e_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_2470_u128,
-    0x0000_0000_0000_0000_0000_0000_0089_2380_u128,
-    0x0000_0000_0000_0000_0000_0000_0449_1c00_u128,
-    0x0000_0000_0000_0000_0000_0000_2248_e000_u128,
-    0x0000_0000_0000_0000_0000_0001_1247_0000_u128,
-    0x0000_0000_0000_0000_0000_0008_9238_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_91c0_0000_u128,
-    0x0000_0000_0000_0000_0000_0224_8e00_0000_u128,
-    0x0000_0000_0000_0000_0000_1124_7000_0000_u128,
-    0x0000_0000_0000_0000_0000_8923_8000_0000_u128,
-    0x0000_0000_0000_0000_0004_491c_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_48e0_0000_0000_u128,
-    0x0000_0000_0000_0000_0112_4700_0000_0000_u128,
-    0x0000_0000_0000_0000_0892_3800_0000_0000_u128,
-    0x0000_0000_0000_0000_4491_c000_0000_0000_u128,
-    0x0000_0000_0000_0002_248e_0000_0000_0000_u128,
-    0x0000_0000_0000_0011_2470_0000_0000_0000_u128,
-    0x0000_0000_0000_0089_2380_0000_0000_0000_u128,
-    0x0000_0000_0000_0449_1c00_0000_0000_0000_u128,
-    0x0000_0000_0000_2248_e000_0000_0000_0000_u128,
-    0x0000_0000_0001_1247_0000_0000_0000_0000_u128,
-    0x0000_0000_0008_9238_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_91c0_0000_0000_0000_0000_u128,
-    0x0000_0000_0224_8e00_0000_0000_0000_0000_u128,
-    0x0000_0000_0124_7000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_cb6a_u128,
-    0x0000_0000_0000_0000_0000_0000_000e_5b50_u128,
-    0x0000_0000_0000_0000_0000_0000_0072_da80_u128,
-    0x0000_0000_0000_0000_0000_0000_0396_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_1cb6_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_e5b5_0000_u128,
-    0x0000_0000_0000_0000_0000_0007_2da8_0000_u128,
-    0x0000_0000_0000_0000_0000_0039_6d40_0000_u128,
-    0x0000_0000_0000_0000_0000_01cb_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0e5b_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_72da_8000_0000_u128,
-    0x0000_0000_0000_0000_0003_96d4_0000_0000_u128,
-    0x0000_0000_0000_0000_001c_b6a0_0000_0000_u128,
-    0x0000_0000_0000_0000_00e5_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_072d_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_396d_4000_0000_0000_u128,
-    0x0000_0000_0000_0001_cb6a_0000_0000_0000_u128,
-    0x0000_0000_0000_000e_5b50_0000_0000_0000_u128,
-    0x0000_0000_0000_0072_da80_0000_0000_0000_u128,
-    0x0000_0000_0000_0396_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_1cb6_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_e5b5_0000_0000_0000_0000_u128,
-    0x0000_0000_0007_2da8_0000_0000_0000_0000_u128,
-    0x0000_0000_0039_6d40_0000_0000_0000_0000_u128,
-    0x0000_0000_01cb_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_025b_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_6292_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_1494_u128,
-    0x0000_0000_0000_0000_0000_0000_0018_a4a0_u128,
-    0x0000_0000_0000_0000_0000_0000_00c5_2500_u128,
-    0x0000_0000_0000_0000_0000_0000_0629_2800_u128,
-    0x0000_0000_0000_0000_0000_0000_3149_4000_u128,
-    0x0000_0000_0000_0000_0000_0001_8a4a_0000_u128,
-    0x0000_0000_0000_0000_0000_000c_5250_0000_u128,
-    0x0000_0000_0000_0000_0000_0062_9280_0000_u128,
-    0x0000_0000_0000_0000_0000_0314_9400_0000_u128,
-    0x0000_0000_0000_0000_0000_18a4_a000_0000_u128,
-    0x0000_0000_0000_0000_0000_c525_0000_0000_u128,
-    0x0000_0000_0000_0000_0006_2928_0000_0000_u128,
-    0x0000_0000_0000_0000_0031_4940_0000_0000_u128,
-    0x0000_0000_0000_0000_018a_4a00_0000_0000_u128,
-    0x0000_0000_0000_0000_0c52_5000_0000_0000_u128,
-    0x0000_0000_0000_0000_6292_8000_0000_0000_u128,
-    0x0000_0000_0000_0003_1494_0000_0000_0000_u128,
-    0x0000_0000_0000_0018_a4a0_0000_0000_0000_u128,
-    0x0000_0000_0000_00c5_2500_0000_0000_0000_u128,
-    0x0000_0000_0000_0629_2800_0000_0000_0000_u128,
-    0x0000_0000_0000_3149_4000_0000_0000_0000_u128,
-    0x0000_0000_0001_8a4a_0000_0000_0000_0000_u128,
-    0x0000_0000_000c_5250_0000_0000_0000_0000_u128,
-    0x0000_0000_0062_9280_0000_0000_0000_0000_u128,
-    0x0000_0000_0314_9400_0000_0000_0000_0000_u128,
-    0x0000_0000_00a4_a000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_1494_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a4a3_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_2518_u128,
-    0x0000_0000_0000_0000_0000_0000_0029_28c0_u128,
-    0x0000_0000_0000_0000_0000_0000_0149_4600_u128,
-    0x0000_0000_0000_0000_0000_0000_0a4a_3000_u128,
-    0x0000_0000_0000_0000_0000_0000_5251_8000_u128,
-    0x0000_0000_0000_0000_0000_0002_928c_0000_u128,
-    0x0000_0000_0000_0000_0000_0014_9460_0000_u128,
-    0x0000_0000_0000_0000_0000_00a4_a300_0000_u128,
-    0x0000_0000_0000_0000_0000_0525_1800_0000_u128,
-    0x0000_0000_0000_0000_0000_2928_c000_0000_u128,
-    0x0000_0000_0000_0000_0001_4946_0000_0000_u128,
-    0x0000_0000_0000_0000_000a_4a30_0000_0000_u128,
-    0x0000_0000_0000_0000_0052_5180_0000_0000_u128,
-    0x0000_0000_0000_0000_0292_8c00_0000_0000_u128,
-    0x0000_0000_0000_0000_1494_6000_0000_0000_u128,
-    0x0000_0000_0000_0000_a4a3_0000_0000_0000_u128,
-    0x0000_0000_0000_0005_2518_0000_0000_0000_u128,
-    0x0000_0000_0000_0029_28c0_0000_0000_0000_u128,
-    0x0000_0000_0000_0149_4600_0000_0000_0000_u128,
-    0x0000_0000_0000_0a4a_3000_0000_0000_0000_u128,
-    0x0000_0000_0000_5251_8000_0000_0000_0000_u128,
-    0x0000_0000_0002_928c_0000_0000_0000_0000_u128,
-    0x0000_0000_0014_9460_0000_0000_0000_0000_u128,
-    0x0000_0000_00a4_a300_0000_0000_0000_0000_u128,
-    0x0000_0000_0125_1800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2b69_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5b4e_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_da70_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_d380_u128,
-    0x0000_0000_0000_0000_0000_0000_02b6_9c00_u128,
-    0x0000_0000_0000_0000_0000_0000_15b4_e000_u128,
-    0x0000_0000_0000_0000_0000_0000_ada7_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_6d38_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_69c0_0000_u128,
-    0x0000_0000_0000_0000_0000_015b_4e00_0000_u128,
-    0x0000_0000_0000_0000_0000_0ada_7000_0000_u128,
-    0x0000_0000_0000_0000_0000_56d3_8000_0000_u128,
-    0x0000_0000_0000_0000_0002_b69c_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_b4e0_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_a700_0000_0000_u128,
-    0x0000_0000_0000_0000_056d_3800_0000_0000_u128,
-    0x0000_0000_0000_0000_2b69_c000_0000_0000_u128,
-    0x0000_0000_0000_0001_5b4e_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_da70_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_d380_0000_0000_0000_u128,
-    0x0000_0000_0000_02b6_9c00_0000_0000_0000_u128,
-    0x0000_0000_0000_15b4_e000_0000_0000_0000_u128,
-    0x0000_0000_0000_ada7_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_6d38_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_69c0_0000_0000_0000_0000_u128,
-    0x0000_0000_015b_4e00_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a96a_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_4b50_u128,
-    0x0000_0000_0000_0000_0000_0000_002a_5a80_u128,
-    0x0000_0000_0000_0000_0000_0000_0152_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_0a96_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_54b5_0000_u128,
-    0x0000_0000_0000_0000_0000_0002_a5a8_0000_u128,
-    0x0000_0000_0000_0000_0000_0015_2d40_0000_u128,
-    0x0000_0000_0000_0000_0000_00a9_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_054b_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_2a5a_8000_0000_u128,
-    0x0000_0000_0000_0000_0001_52d4_0000_0000_u128,
-    0x0000_0000_0000_0000_000a_96a0_0000_0000_u128,
-    0x0000_0000_0000_0000_0054_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_02a5_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_152d_4000_0000_0000_u128,
-    0x0000_0000_0000_0000_a96a_0000_0000_0000_u128,
-    0x0000_0000_0000_0005_4b50_0000_0000_0000_u128,
-    0x0000_0000_0000_002a_5a80_0000_0000_0000_u128,
-    0x0000_0000_0000_0152_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_0a96_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_54b5_0000_0000_0000_0000_u128,
-    0x0000_0000_0002_a5a8_0000_0000_0000_0000_u128,
-    0x0000_0000_0015_2d40_0000_0000_0000_0000_u128,
-    0x0000_0000_00a9_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_014b_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2a52_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5294_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_94a0_u128,
-    0x0000_0000_0000_0000_0000_0000_0054_a500_u128,
-    0x0000_0000_0000_0000_0000_0000_02a5_2800_u128,
-    0x0000_0000_0000_0000_0000_0000_1529_4000_u128,
-    0x0000_0000_0000_0000_0000_0000_a94a_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_4a50_0000_u128,
-    0x0000_0000_0000_0000_0000_002a_5280_0000_u128,
-    0x0000_0000_0000_0000_0000_0152_9400_0000_u128,
-    0x0000_0000_0000_0000_0000_0a94_a000_0000_u128,
-    0x0000_0000_0000_0000_0000_54a5_0000_0000_u128,
-    0x0000_0000_0000_0000_0002_a528_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_2940_0000_0000_u128,
-    0x0000_0000_0000_0000_00a9_4a00_0000_0000_u128,
-    0x0000_0000_0000_0000_054a_5000_0000_0000_u128,
-    0x0000_0000_0000_0000_2a52_8000_0000_0000_u128,
-    0x0000_0000_0000_0001_5294_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_94a0_0000_0000_0000_u128,
-    0x0000_0000_0000_0054_a500_0000_0000_0000_u128,
-    0x0000_0000_0000_02a5_2800_0000_0000_0000_u128,
-    0x0000_0000_0000_1529_4000_0000_0000_0000_u128,
-    0x0000_0000_0000_a94a_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_4a50_0000_0000_0000_0000_u128,
-    0x0000_0000_002a_5280_0000_0000_0000_0000_u128,
-    0x0000_0000_0152_9400_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a52a_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_2950_u128,
-    0x0000_0000_0000_0000_0000_0000_0029_4a80_u128,
-    0x0000_0000_0000_0000_0000_0000_014a_5400_u128,
-    0x0000_0000_0000_0000_0000_0000_0a52_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_5295_0000_u128,
-    0x0000_0000_0000_0000_0000_0002_94a8_0000_u128,
-    0x0000_0000_0000_0000_0000_0014_a540_0000_u128,
-    0x0000_0000_0000_0000_0000_00a5_2a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0529_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_294a_8000_0000_u128,
-    0x0000_0000_0000_0000_0001_4a54_0000_0000_u128,
-    0x0000_0000_0000_0000_000a_52a0_0000_0000_u128,
-    0x0000_0000_0000_0000_0052_9500_0000_0000_u128,
-    0x0000_0000_0000_0000_0294_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_14a5_4000_0000_0000_u128,
-    0x0000_0000_0000_0000_a52a_0000_0000_0000_u128,
-    0x0000_0000_0000_0005_2950_0000_0000_0000_u128,
-    0x0000_0000_0000_0029_4a80_0000_0000_0000_u128,
-    0x0000_0000_0000_014a_5400_0000_0000_0000_u128,
-    0x0000_0000_0000_0a52_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_5295_0000_0000_0000_0000_u128,
-    0x0000_0000_0002_94a8_0000_0000_0000_0000_u128,
-    0x0000_0000_0014_a540_0000_0000_0000_0000_u128,
-    0x0000_0000_00a5_2a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0129_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2b4a_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5a54_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_d2a0_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_9500_u128,
-    0x0000_0000_0000_0000_0000_0000_02b4_a800_u128,
-    0x0000_0000_0000_0000_0000_0000_15a5_4000_u128,
-    0x0000_0000_0000_0000_0000_0000_ad2a_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_6950_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_4a80_0000_u128,
-    0x0000_0000_0000_0000_0000_015a_5400_0000_u128,
-    0x0000_0000_0000_0000_0000_0ad2_a000_0000_u128,
-    0x0000_0000_0000_0000_0000_5695_0000_0000_u128,
-    0x0000_0000_0000_0000_0002_b4a8_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_a540_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_2a00_0000_0000_u128,
-    0x0000_0000_0000_0000_0569_5000_0000_0000_u128,
-    0x0000_0000_0000_0000_2b4a_8000_0000_0000_u128,
-    0x0000_0000_0000_0001_5a54_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_d2a0_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_9500_0000_0000_0000_u128,
-    0x0000_0000_0000_02b4_a800_0000_0000_0000_u128,
-    0x0000_0000_0000_15a5_4000_0000_0000_0000_u128,
-    0x0000_0000_0000_ad2a_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_6950_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_4a80_0000_0000_0000_0000_u128,
-    0x0000_0000_015a_5400_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2b12_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5891_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_c488_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_2440_u128,
-    0x0000_0000_0000_0000_0000_0000_02b1_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_1589_1000_u128,
-    0x0000_0000_0000_0000_0000_0000_ac48_8000_u128,
-    0x0000_0000_0000_0000_0000_0005_6244_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_1220_0000_u128,
-    0x0000_0000_0000_0000_0000_0158_9100_0000_u128,
-    0x0000_0000_0000_0000_0000_0ac4_8800_0000_u128,
-    0x0000_0000_0000_0000_0000_5624_4000_0000_u128,
-    0x0000_0000_0000_0000_0002_b122_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_8910_0000_0000_u128,
-    0x0000_0000_0000_0000_00ac_4880_0000_0000_u128,
-    0x0000_0000_0000_0000_0562_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_2b12_2000_0000_0000_u128,
-    0x0000_0000_0000_0001_5891_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_c488_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_2440_0000_0000_0000_u128,
-    0x0000_0000_0000_02b1_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_1589_1000_0000_0000_0000_u128,
-    0x0000_0000_0000_ac48_8000_0000_0000_0000_u128,
-    0x0000_0000_0005_6244_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_1220_0000_0000_0000_0000_u128,
-    0x0000_0000_0158_9100_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_236a_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_1b50_u128,
-    0x0000_0000_0000_0000_0000_0000_0088_da80_u128,
-    0x0000_0000_0000_0000_0000_0000_0446_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_2236_a000_u128,
-    0x0000_0000_0000_0000_0000_0001_11b5_0000_u128,
-    0x0000_0000_0000_0000_0000_0008_8da8_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_6d40_0000_u128,
-    0x0000_0000_0000_0000_0000_0223_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_111b_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_88da_8000_0000_u128,
-    0x0000_0000_0000_0000_0004_46d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_36a0_0000_0000_u128,
-    0x0000_0000_0000_0000_0111_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_088d_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_446d_4000_0000_0000_u128,
-    0x0000_0000_0000_0002_236a_0000_0000_0000_u128,
-    0x0000_0000_0000_0011_1b50_0000_0000_0000_u128,
-    0x0000_0000_0000_0088_da80_0000_0000_0000_u128,
-    0x0000_0000_0000_0446_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_2236_a000_0000_0000_0000_u128,
-    0x0000_0000_0001_11b5_0000_0000_0000_0000_u128,
-    0x0000_0000_0008_8da8_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_6d40_0000_0000_0000_0000_u128,
-    0x0000_0000_0223_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_011b_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2b62_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5b11_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_d888_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_c440_u128,
-    0x0000_0000_0000_0000_0000_0000_02b6_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_15b1_1000_u128,
-    0x0000_0000_0000_0000_0000_0000_ad88_8000_u128,
-    0x0000_0000_0000_0000_0000_0005_6c44_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_6220_0000_u128,
-    0x0000_0000_0000_0000_0000_015b_1100_0000_u128,
-    0x0000_0000_0000_0000_0000_0ad8_8800_0000_u128,
-    0x0000_0000_0000_0000_0000_56c4_4000_0000_u128,
-    0x0000_0000_0000_0000_0002_b622_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_b110_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_8880_0000_0000_u128,
-    0x0000_0000_0000_0000_056c_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_2b62_2000_0000_0000_u128,
-    0x0000_0000_0000_0001_5b11_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_d888_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_c440_0000_0000_0000_u128,
-    0x0000_0000_0000_02b6_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_15b1_1000_0000_0000_0000_u128,
-    0x0000_0000_0000_ad88_8000_0000_0000_0000_u128,
-    0x0000_0000_0005_6c44_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_6220_0000_0000_0000_0000_u128,
-    0x0000_0000_015b_1100_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_246a_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_2350_u128,
-    0x0000_0000_0000_0000_0000_0000_0089_1a80_u128,
-    0x0000_0000_0000_0000_0000_0000_0448_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_2246_a000_u128,
-    0x0000_0000_0000_0000_0000_0001_1235_0000_u128,
-    0x0000_0000_0000_0000_0000_0008_91a8_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_8d40_0000_u128,
-    0x0000_0000_0000_0000_0000_0224_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_1123_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_891a_8000_0000_u128,
-    0x0000_0000_0000_0000_0004_48d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_46a0_0000_0000_u128,
-    0x0000_0000_0000_0000_0112_3500_0000_0000_u128,
-    0x0000_0000_0000_0000_0891_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_448d_4000_0000_0000_u128,
-    0x0000_0000_0000_0002_246a_0000_0000_0000_u128,
-    0x0000_0000_0000_0011_2350_0000_0000_0000_u128,
-    0x0000_0000_0000_0089_1a80_0000_0000_0000_u128,
-    0x0000_0000_0000_0448_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_2246_a000_0000_0000_0000_u128,
-    0x0000_0000_0001_1235_0000_0000_0000_0000_u128,
-    0x0000_0000_0008_91a8_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_8d40_0000_0000_0000_0000_u128,
-    0x0000_0000_0224_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0123_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0188_u128,
-    0x0000_0000_0000_0000_0000_0000_00c4_7000_u128,
-    0x0000_0000_0000_0000_0000_0062_3800_0000_u128,
-    0x0000_0000_0000_0000_0031_1c00_0000_0000_u128,
-    0x0000_0000_0000_0018_8e00_0000_0000_0000_u128,
-    0x0000_0000_000c_4700_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_88c0_u128,
-    0x0000_0000_0000_0000_0000_0001_c460_0000_u128,
-    0x0000_0000_0000_0000_0000_e230_0000_0000_u128,
-    0x0000_0000_0000_0000_7118_0000_0000_0000_u128,
-    0x0000_0000_0000_388c_0000_0000_0000_0000_u128,
-    0x0000_0000_0046_0000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_02a4_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_1523_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a918_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_48c0_u128,
-    0x0000_0000_0000_0000_0000_0000_002a_4600_u128,
-    0x0000_0000_0000_0000_0000_0000_0152_3000_u128,
-    0x0000_0000_0000_0000_0000_0000_0a91_8000_u128,
-    0x0000_0000_0000_0000_0000_0000_548c_0000_u128,
-    0x0000_0000_0000_0000_0000_0002_a460_0000_u128,
-    0x0000_0000_0000_0000_0000_0015_2300_0000_u128,
-    0x0000_0000_0000_0000_0000_00a9_1800_0000_u128,
-    0x0000_0000_0000_0000_0000_0548_c000_0000_u128,
-    0x0000_0000_0000_0000_0000_2a46_0000_0000_u128,
-    0x0000_0000_0000_0000_0001_5230_0000_0000_u128,
-    0x0000_0000_0000_0000_000a_9180_0000_0000_u128,
-    0x0000_0000_0000_0000_0054_8c00_0000_0000_u128,
-    0x0000_0000_0000_0000_02a4_6000_0000_0000_u128,
-    0x0000_0000_0000_0000_1523_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_a918_0000_0000_0000_u128,
-    0x0000_0000_0000_0005_48c0_0000_0000_0000_u128,
-    0x0000_0000_0000_002a_4600_0000_0000_0000_u128,
-    0x0000_0000_0000_0152_3000_0000_0000_0000_u128,
-    0x0000_0000_0000_0a91_8000_0000_0000_0000_u128,
-    0x0000_0000_0000_548c_0000_0000_0000_0000_u128,
-    0x0000_0000_0002_a460_0000_0000_0000_0000_u128,
-    0x0000_0000_0015_2300_0000_0000_0000_0000_u128,
-    0x0000_0000_00a9_1800_0000_0000_0000_0000_u128,
-    0x0000_0000_0148_c000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0549_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2a4e_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5270_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_9380_u128,
-    0x0000_0000_0000_0000_0000_0000_0054_9c00_u128,
-    0x0000_0000_0000_0000_0000_0000_02a4_e000_u128,
-    0x0000_0000_0000_0000_0000_0000_1527_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_a938_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_49c0_0000_u128,
-    0x0000_0000_0000_0000_0000_002a_4e00_0000_u128,
-    0x0000_0000_0000_0000_0000_0152_7000_0000_u128,
-    0x0000_0000_0000_0000_0000_0a93_8000_0000_u128,
-    0x0000_0000_0000_0000_0000_549c_0000_0000_u128,
-    0x0000_0000_0000_0000_0002_a4e0_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_2700_0000_0000_u128,
-    0x0000_0000_0000_0000_00a9_3800_0000_0000_u128,
-    0x0000_0000_0000_0000_0549_c000_0000_0000_u128,
-    0x0000_0000_0000_0000_2a4e_0000_0000_0000_u128,
-    0x0000_0000_0000_0001_5270_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_9380_0000_0000_0000_u128,
-    0x0000_0000_0000_0054_9c00_0000_0000_0000_u128,
-    0x0000_0000_0000_02a4_e000_0000_0000_0000_u128,
-    0x0000_0000_0000_1527_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_a938_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_49c0_0000_0000_0000_0000_u128,
-    0x0000_0000_002a_4e00_0000_0000_0000_0000_u128,
-    0x0000_0000_0152_7000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_392a_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_c950_u128,
-    0x0000_0000_0000_0000_0000_0000_000e_4a80_u128,
-    0x0000_0000_0000_0000_0000_0000_0072_5400_u128,
-    0x0000_0000_0000_0000_0000_0000_0392_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_1c95_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_e4a8_0000_u128,
-    0x0000_0000_0000_0000_0000_0007_2540_0000_u128,
-    0x0000_0000_0000_0000_0000_0039_2a00_0000_u128,
-    0x0000_0000_0000_0000_0000_01c9_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_0e4a_8000_0000_u128,
-    0x0000_0000_0000_0000_0000_7254_0000_0000_u128,
-    0x0000_0000_0000_0000_0003_92a0_0000_0000_u128,
-    0x0000_0000_0000_0000_001c_9500_0000_0000_u128,
-    0x0000_0000_0000_0000_00e4_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_0725_4000_0000_0000_u128,
-    0x0000_0000_0000_0000_392a_0000_0000_0000_u128,
-    0x0000_0000_0000_0001_c950_0000_0000_0000_u128,
-    0x0000_0000_0000_000e_4a80_0000_0000_0000_u128,
-    0x0000_0000_0000_0072_5400_0000_0000_0000_u128,
-    0x0000_0000_0000_0392_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_1c95_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_e4a8_0000_0000_0000_0000_u128,
-    0x0000_0000_0007_2540_0000_0000_0000_0000_u128,
-    0x0000_0000_0039_2a00_0000_0000_0000_0000_u128,
-    0x0000_0000_01c9_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_024a_8000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0c4a_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_6254_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_12a0_u128,
-    0x0000_0000_0000_0000_0000_0000_0018_9500_u128,
-    0x0000_0000_0000_0000_0000_0000_00c4_a800_u128,
-    0x0000_0000_0000_0000_0000_0000_0625_4000_u128,
-    0x0000_0000_0000_0000_0000_0000_312a_0000_u128,
-    0x0000_0000_0000_0000_0000_0001_8950_0000_u128,
-    0x0000_0000_0000_0000_0000_000c_4a80_0000_u128,
-    0x0000_0000_0000_0000_0000_0062_5400_0000_u128,
-    0x0000_0000_0000_0000_0000_0312_a000_0000_u128,
-    0x0000_0000_0000_0000_0000_1895_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_c4a8_0000_0000_u128,
-    0x0000_0000_0000_0000_0006_2540_0000_0000_u128,
-    0x0000_0000_0000_0000_0031_2a00_0000_0000_u128,
-    0x0000_0000_0000_0000_0189_5000_0000_0000_u128,
-    0x0000_0000_0000_0000_0c4a_8000_0000_0000_u128,
-    0x0000_0000_0000_0000_6254_0000_0000_0000_u128,
-    0x0000_0000_0000_0003_12a0_0000_0000_0000_u128,
-    0x0000_0000_0000_0018_9500_0000_0000_0000_u128,
-    0x0000_0000_0000_00c4_a800_0000_0000_0000_u128,
-    0x0000_0000_0000_0625_4000_0000_0000_0000_u128,
-    0x0000_0000_0000_312a_0000_0000_0000_0000_u128,
-    0x0000_0000_0001_8950_0000_0000_0000_0000_u128,
-    0x0000_0000_000c_4a80_0000_0000_0000_0000_u128,
-    0x0000_0000_0062_5400_0000_0000_0000_0000_u128,
-    0x0000_0000_0312_a000_0000_0000_0000_0000_u128,
-    0x0000_0000_0095_0000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_8380_u128,
-    0x0000_0000_0000_0000_0000_0001_c1c0_0000_u128,
-    0x0000_0000_0000_0000_0000_e0e0_0000_0000_u128,
-    0x0000_0000_0000_0000_7070_0000_0000_0000_u128,
-    0x0000_0000_0000_3838_0000_0000_0000_0000_u128,
-    0x0000_0000_001c_0000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_00e0_u128,
-    0x0000_0000_0000_0000_0000_0000_0070_7000_u128,
-    0x0000_0000_0000_0000_0000_0038_3800_0000_u128,
-    0x0000_0000_0000_0000_001c_1c00_0000_0000_u128,
-    0x0000_0000_0000_000e_0e00_0000_0000_0000_u128,
-    0x0000_0000_0007_0700_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0564_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2b23_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5918_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_c8c0_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_4600_u128,
-    0x0000_0000_0000_0000_0000_0000_02b2_3000_u128,
-    0x0000_0000_0000_0000_0000_0000_1591_8000_u128,
-    0x0000_0000_0000_0000_0000_0000_ac8c_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_6460_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_2300_0000_u128,
-    0x0000_0000_0000_0000_0000_0159_1800_0000_u128,
-    0x0000_0000_0000_0000_0000_0ac8_c000_0000_u128,
-    0x0000_0000_0000_0000_0000_5646_0000_0000_u128,
-    0x0000_0000_0000_0000_0002_b230_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_9180_0000_0000_u128,
-    0x0000_0000_0000_0000_00ac_8c00_0000_0000_u128,
-    0x0000_0000_0000_0000_0564_6000_0000_0000_u128,
-    0x0000_0000_0000_0000_2b23_0000_0000_0000_u128,
-    0x0000_0000_0000_0001_5918_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_c8c0_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_4600_0000_0000_0000_u128,
-    0x0000_0000_0000_02b2_3000_0000_0000_0000_u128,
-    0x0000_0000_0000_1591_8000_0000_0000_0000_u128,
-    0x0000_0000_0000_ac8c_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_6460_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_2300_0000_0000_0000_0000_u128,
-    0x0000_0000_0159_1800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0889_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_444e_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_2270_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_1380_u128,
-    0x0000_0000_0000_0000_0000_0000_0088_9c00_u128,
-    0x0000_0000_0000_0000_0000_0000_0444_e000_u128,
-    0x0000_0000_0000_0000_0000_0000_2227_0000_u128,
-    0x0000_0000_0000_0000_0000_0001_1138_0000_u128,
-    0x0000_0000_0000_0000_0000_0008_89c0_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_4e00_0000_u128,
-    0x0000_0000_0000_0000_0000_0222_7000_0000_u128,
-    0x0000_0000_0000_0000_0000_1113_8000_0000_u128,
-    0x0000_0000_0000_0000_0000_889c_0000_0000_u128,
-    0x0000_0000_0000_0000_0004_44e0_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_2700_0000_0000_u128,
-    0x0000_0000_0000_0000_0111_3800_0000_0000_u128,
-    0x0000_0000_0000_0000_0889_c000_0000_0000_u128,
-    0x0000_0000_0000_0000_444e_0000_0000_0000_u128,
-    0x0000_0000_0000_0002_2270_0000_0000_0000_u128,
-    0x0000_0000_0000_0011_1380_0000_0000_0000_u128,
-    0x0000_0000_0000_0088_9c00_0000_0000_0000_u128,
-    0x0000_0000_0000_0444_e000_0000_0000_0000_u128,
-    0x0000_0000_0000_2227_0000_0000_0000_0000_u128,
-    0x0000_0000_0001_1138_0000_0000_0000_0000_u128,
-    0x0000_0000_0008_89c0_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_4e00_0000_0000_0000_0000_u128,
-    0x0000_0000_0222_7000_0000_0000_0000_0000_u128,
-    0x0000_0000_0113_8000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0722_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_3911_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_c888_u128,
-    0x0000_0000_0000_0000_0000_0000_000e_4440_u128,
-    0x0000_0000_0000_0000_0000_0000_0072_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_0391_1000_u128,
-    0x0000_0000_0000_0000_0000_0000_1c88_8000_u128,
-    0x0000_0000_0000_0000_0000_0000_e444_0000_u128,
-    0x0000_0000_0000_0000_0000_0007_2220_0000_u128,
-    0x0000_0000_0000_0000_0000_0039_1100_0000_u128,
-    0x0000_0000_0000_0000_0000_01c8_8800_0000_u128,
-    0x0000_0000_0000_0000_0000_0e44_4000_0000_u128,
-    0x0000_0000_0000_0000_0000_7222_0000_0000_u128,
-    0x0000_0000_0000_0000_0003_9110_0000_0000_u128,
-    0x0000_0000_0000_0000_001c_8880_0000_0000_u128,
-    0x0000_0000_0000_0000_00e4_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_0722_2000_0000_0000_u128,
-    0x0000_0000_0000_0000_3911_0000_0000_0000_u128,
-    0x0000_0000_0000_0001_c888_0000_0000_0000_u128,
-    0x0000_0000_0000_000e_4440_0000_0000_0000_u128,
-    0x0000_0000_0000_0072_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_0391_1000_0000_0000_0000_u128,
-    0x0000_0000_0000_1c88_8000_0000_0000_0000_u128,
-    0x0000_0000_0000_e444_0000_0000_0000_0000_u128,
-    0x0000_0000_0007_2220_0000_0000_0000_0000_u128,
-    0x0000_0000_0039_1100_0000_0000_0000_0000_u128,
-    0x0000_0000_01c8_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0244_4000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_626a_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_1350_u128,
-    0x0000_0000_0000_0000_0000_0000_0018_9a80_u128,
-    0x0000_0000_0000_0000_0000_0000_00c4_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_0626_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_3135_0000_u128,
-    0x0000_0000_0000_0000_0000_0001_89a8_0000_u128,
-    0x0000_0000_0000_0000_0000_000c_4d40_0000_u128,
-    0x0000_0000_0000_0000_0000_0062_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0313_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_189a_8000_0000_u128,
-    0x0000_0000_0000_0000_0000_c4d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0006_26a0_0000_0000_u128,
-    0x0000_0000_0000_0000_0031_3500_0000_0000_u128,
-    0x0000_0000_0000_0000_0189_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_0c4d_4000_0000_0000_u128,
-    0x0000_0000_0000_0000_626a_0000_0000_0000_u128,
-    0x0000_0000_0000_0003_1350_0000_0000_0000_u128,
-    0x0000_0000_0000_0018_9a80_0000_0000_0000_u128,
-    0x0000_0000_0000_00c4_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_0626_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_3135_0000_0000_0000_0000_u128,
-    0x0000_0000_0001_89a8_0000_0000_0000_0000_u128,
-    0x0000_0000_000c_4d40_0000_0000_0000_0000_u128,
-    0x0000_0000_0062_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0313_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_009a_8000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_461c_u128,
-    0x0000_0000_0000_0000_0000_0000_230e_0000_u128,
-    0x0000_0000_0000_0000_0000_1187_0000_0000_u128,
-    0x0000_0000_0000_0000_08c3_8000_0000_0000_u128,
-    0x0000_0000_0000_0461_c000_0000_0000_0000_u128,
-    0x0000_0000_0230_e000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_1c31_u128,
-    0x0000_0000_0000_0000_0000_0000_0e18_8000_u128,
-    0x0000_0000_0000_0000_0000_070c_4000_0000_u128,
-    0x0000_0000_0000_0000_0386_2000_0000_0000_u128,
-    0x0000_0000_0000_01c3_1000_0000_0000_0000_u128,
-    0x0000_0000_00e1_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0568_u128,
-    0x0000_0000_0000_0000_0000_0000_02b4_7000_u128,
-    0x0000_0000_0000_0000_0000_015a_3800_0000_u128,
-    0x0000_0000_0000_0000_00ad_1c00_0000_0000_u128,
-    0x0000_0000_0000_0056_8e00_0000_0000_0000_u128,
-    0x0000_0000_002b_4700_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_8b50_u128,
-    0x0000_0000_0000_0000_0000_0001_c5a8_0000_u128,
-    0x0000_0000_0000_0000_0000_e2d4_0000_0000_u128,
-    0x0000_0000_0000_0000_716a_0000_0000_0000_u128,
-    0x0000_0000_0000_38b5_0000_0000_0000_0000_u128,
-    0x0000_0000_005a_8000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0714_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_38a3_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_c518_u128,
-    0x0000_0000_0000_0000_0000_0000_000e_28c0_u128,
-    0x0000_0000_0000_0000_0000_0000_0071_4600_u128,
-    0x0000_0000_0000_0000_0000_0000_038a_3000_u128,
-    0x0000_0000_0000_0000_0000_0000_1c51_8000_u128,
-    0x0000_0000_0000_0000_0000_0000_e28c_0000_u128,
-    0x0000_0000_0000_0000_0000_0007_1460_0000_u128,
-    0x0000_0000_0000_0000_0000_0038_a300_0000_u128,
-    0x0000_0000_0000_0000_0000_01c5_1800_0000_u128,
-    0x0000_0000_0000_0000_0000_0e28_c000_0000_u128,
-    0x0000_0000_0000_0000_0000_7146_0000_0000_u128,
-    0x0000_0000_0000_0000_0003_8a30_0000_0000_u128,
-    0x0000_0000_0000_0000_001c_5180_0000_0000_u128,
-    0x0000_0000_0000_0000_00e2_8c00_0000_0000_u128,
-    0x0000_0000_0000_0000_0714_6000_0000_0000_u128,
-    0x0000_0000_0000_0000_38a3_0000_0000_0000_u128,
-    0x0000_0000_0000_0001_c518_0000_0000_0000_u128,
-    0x0000_0000_0000_000e_28c0_0000_0000_0000_u128,
-    0x0000_0000_0000_0071_4600_0000_0000_0000_u128,
-    0x0000_0000_0000_038a_3000_0000_0000_0000_u128,
-    0x0000_0000_0000_1c51_8000_0000_0000_0000_u128,
-    0x0000_0000_0000_e28c_0000_0000_0000_0000_u128,
-    0x0000_0000_0007_1460_0000_0000_0000_0000_u128,
-    0x0000_0000_0038_a300_0000_0000_0000_0000_u128,
-    0x0000_0000_01c5_1800_0000_0000_0000_0000_u128,
-    0x0000_0000_0228_c000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0c51_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_628e_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_1470_u128,
-    0x0000_0000_0000_0000_0000_0000_0018_a380_u128,
-    0x0000_0000_0000_0000_0000_0000_00c5_1c00_u128,
-    0x0000_0000_0000_0000_0000_0000_0628_e000_u128,
-    0x0000_0000_0000_0000_0000_0000_3147_0000_u128,
-    0x0000_0000_0000_0000_0000_0001_8a38_0000_u128,
-    0x0000_0000_0000_0000_0000_000c_51c0_0000_u128,
-    0x0000_0000_0000_0000_0000_0062_8e00_0000_u128,
-    0x0000_0000_0000_0000_0000_0314_7000_0000_u128,
-    0x0000_0000_0000_0000_0000_18a3_8000_0000_u128,
-    0x0000_0000_0000_0000_0000_c51c_0000_0000_u128,
-    0x0000_0000_0000_0000_0006_28e0_0000_0000_u128,
-    0x0000_0000_0000_0000_0031_4700_0000_0000_u128,
-    0x0000_0000_0000_0000_018a_3800_0000_0000_u128,
-    0x0000_0000_0000_0000_0c51_c000_0000_0000_u128,
-    0x0000_0000_0000_0000_628e_0000_0000_0000_u128,
-    0x0000_0000_0000_0003_1470_0000_0000_0000_u128,
-    0x0000_0000_0000_0018_a380_0000_0000_0000_u128,
-    0x0000_0000_0000_00c5_1c00_0000_0000_0000_u128,
-    0x0000_0000_0000_0628_e000_0000_0000_0000_u128,
-    0x0000_0000_0000_3147_0000_0000_0000_0000_u128,
-    0x0000_0000_0001_8a38_0000_0000_0000_0000_u128,
-    0x0000_0000_000c_51c0_0000_0000_0000_0000_u128,
-    0x0000_0000_0062_8e00_0000_0000_0000_0000_u128,
-    0x0000_0000_0314_7000_0000_0000_0000_0000_u128,
-    0x0000_0000_00a3_8000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_8540_u128,
-    0x0000_0000_0000_0000_0000_0001_c2a0_0000_u128,
-    0x0000_0000_0000_0000_0000_e150_0000_0000_u128,
-    0x0000_0000_0000_0000_70a8_0000_0000_0000_u128,
-    0x0000_0000_0000_3854_0000_0000_0000_0000_u128,
-    0x0000_0000_002a_0000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0150_u128,
-    0x0000_0000_0000_0000_0000_0000_00a8_7000_u128,
-    0x0000_0000_0000_0000_0000_0054_3800_0000_u128,
-    0x0000_0000_0000_0000_002a_1c00_0000_0000_u128,
-    0x0000_0000_0000_0015_0e00_0000_0000_0000_u128,
-    0x0000_0000_000a_8700_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_02b0_u128,
-    0x0000_0000_0000_0000_0000_0000_0158_7000_u128,
-    0x0000_0000_0000_0000_0000_00ac_3800_0000_u128,
-    0x0000_0000_0000_0000_0056_1c00_0000_0000_u128,
-    0x0000_0000_0000_002b_0e00_0000_0000_0000_u128,
-    0x0000_0000_0015_8700_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_86a0_u128,
-    0x0000_0000_0000_0000_0000_0001_c350_0000_u128,
-    0x0000_0000_0000_0000_0000_e1a8_0000_0000_u128,
-    0x0000_0000_0000_0000_70d4_0000_0000_0000_u128,
-    0x0000_0000_0000_386a_0000_0000_0000_0000_u128,
-    0x0000_0000_0035_0000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0003_8c88_u128,
-    0x0000_0000_0000_0000_0000_0001_c644_0000_u128,
-    0x0000_0000_0000_0000_0000_e322_0000_0000_u128,
-    0x0000_0000_0000_0000_7191_0000_0000_0000_u128,
-    0x0000_0000_0000_38c8_8000_0000_0000_0000_u128,
-    0x0000_0000_0064_4000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_0898_u128,
-    0x0000_0000_0000_0000_0000_0000_044c_7000_u128,
-    0x0000_0000_0000_0000_0000_0226_3800_0000_u128,
-    0x0000_0000_0000_0000_0113_1c00_0000_0000_u128,
-    0x0000_0000_0000_0089_8e00_0000_0000_0000_u128,
-    0x0000_0000_0044_c700_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_00c6_2200_u128,
-    0x0000_0000_0000_0000_0000_0063_1100_0000_u128,
-    0x0000_0000_0000_0000_0031_8880_0000_0000_u128,
-    0x0000_0000_0000_0018_c440_0000_0000_0000_u128,
-    0x0000_0000_000c_6220_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_18c0_u128,
-    0x0000_0000_0000_0000_0000_0008_8c60_0000_u128,
-    0x0000_0000_0000_0000_0004_4630_0000_0000_u128,
-    0x0000_0000_0000_0002_2318_0000_0000_0000_u128,
-    0x0000_0000_0001_118c_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0070_a800_u128,
-    0x0000_0000_0000_0000_0000_0038_5400_0000_u128,
-    0x0000_0000_0000_0000_001c_2a00_0000_0000_u128,
-    0x0000_0000_0000_000e_1500_0000_0000_0000_u128,
-    0x0000_0000_0007_0a80_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_4380_u128,
-    0x0000_0000_0000_0000_0000_0002_a1c0_0000_u128,
-    0x0000_0000_0000_0000_0001_50e0_0000_0000_u128,
-    0x0000_0000_0000_0000_a870_0000_0000_0000_u128,
-    0x0000_0000_0000_5438_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_2a2a_u128,
-    0x0000_0000_0000_0000_0000_0000_1515_0000_u128,
-    0x0000_0000_0000_0000_0000_0a8a_8000_0000_u128,
-    0x0000_0000_0000_0000_0545_4000_0000_0000_u128,
-    0x0000_0000_0000_02a2_a000_0000_0000_0000_u128,
-    0x0000_0000_0151_5000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_596a_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_cb50_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_5a80_u128,
-    0x0000_0000_0000_0000_0000_0000_02b2_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_1596_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_acb5_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_65a8_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_2d40_0000_u128,
-    0x0000_0000_0000_0000_0000_0159_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0acb_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_565a_8000_0000_u128,
-    0x0000_0000_0000_0000_0002_b2d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_96a0_0000_0000_u128,
-    0x0000_0000_0000_0000_00ac_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_0565_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_2b2d_4000_0000_0000_u128,
-    0x0000_0000_0000_0001_596a_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_cb50_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_5a80_0000_0000_0000_u128,
-    0x0000_0000_0000_02b2_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_1596_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_acb5_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_65a8_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_2d40_0000_0000_0000_0000_u128,
-    0x0000_0000_0159_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_4452_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_2294_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_14a0_u128,
-    0x0000_0000_0000_0000_0000_0000_0088_a500_u128,
-    0x0000_0000_0000_0000_0000_0000_0445_2800_u128,
-    0x0000_0000_0000_0000_0000_0000_2229_4000_u128,
-    0x0000_0000_0000_0000_0000_0001_114a_0000_u128,
-    0x0000_0000_0000_0000_0000_0008_8a50_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_5280_0000_u128,
-    0x0000_0000_0000_0000_0000_0222_9400_0000_u128,
-    0x0000_0000_0000_0000_0000_1114_a000_0000_u128,
-    0x0000_0000_0000_0000_0000_88a5_0000_0000_u128,
-    0x0000_0000_0000_0000_0004_4528_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_2940_0000_0000_u128,
-    0x0000_0000_0000_0000_0111_4a00_0000_0000_u128,
-    0x0000_0000_0000_0000_088a_5000_0000_0000_u128,
-    0x0000_0000_0000_0000_4452_8000_0000_0000_u128,
-    0x0000_0000_0000_0002_2294_0000_0000_0000_u128,
-    0x0000_0000_0000_0011_14a0_0000_0000_0000_u128,
-    0x0000_0000_0000_0088_a500_0000_0000_0000_u128,
-    0x0000_0000_0000_0445_2800_0000_0000_0000_u128,
-    0x0000_0000_0000_2229_4000_0000_0000_0000_u128,
-    0x0000_0000_0001_114a_0000_0000_0000_0000_u128,
-    0x0000_0000_0008_8a50_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_5280_0000_0000_0000_0000_u128,
-    0x0000_0000_0222_9400_0000_0000_0000_0000_u128,
-    0x0000_0000_0114_a000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_14a2_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a511_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_2888_u128,
-    0x0000_0000_0000_0000_0000_0000_0029_4440_u128,
-    0x0000_0000_0000_0000_0000_0000_014a_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_0a51_1000_u128,
-    0x0000_0000_0000_0000_0000_0000_5288_8000_u128,
-    0x0000_0000_0000_0000_0000_0002_9444_0000_u128,
-    0x0000_0000_0000_0000_0000_0014_a220_0000_u128,
-    0x0000_0000_0000_0000_0000_00a5_1100_0000_u128,
-    0x0000_0000_0000_0000_0000_0528_8800_0000_u128,
-    0x0000_0000_0000_0000_0000_2944_4000_0000_u128,
-    0x0000_0000_0000_0000_0001_4a22_0000_0000_u128,
-    0x0000_0000_0000_0000_000a_5110_0000_0000_u128,
-    0x0000_0000_0000_0000_0052_8880_0000_0000_u128,
-    0x0000_0000_0000_0000_0294_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_14a2_2000_0000_0000_u128,
-    0x0000_0000_0000_0000_a511_0000_0000_0000_u128,
-    0x0000_0000_0000_0005_2888_0000_0000_0000_u128,
-    0x0000_0000_0000_0029_4440_0000_0000_0000_u128,
-    0x0000_0000_0000_014a_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_0a51_1000_0000_0000_0000_u128,
-    0x0000_0000_0000_5288_8000_0000_0000_0000_u128,
-    0x0000_0000_0002_9444_0000_0000_0000_0000_u128,
-    0x0000_0000_0014_a220_0000_0000_0000_0000_u128,
-    0x0000_0000_00a5_1100_0000_0000_0000_0000_u128,
-    0x0000_0000_0128_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5a6a_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_d350_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_9a80_u128,
-    0x0000_0000_0000_0000_0000_0000_02b4_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_15a6_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_ad35_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_69a8_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_4d40_0000_u128,
-    0x0000_0000_0000_0000_0000_015a_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0ad3_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_569a_8000_0000_u128,
-    0x0000_0000_0000_0000_0002_b4d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_a6a0_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_3500_0000_0000_u128,
-    0x0000_0000_0000_0000_0569_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_2b4d_4000_0000_0000_u128,
-    0x0000_0000_0000_0001_5a6a_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_d350_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_9a80_0000_0000_0000_u128,
-    0x0000_0000_0000_02b4_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_15a6_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_ad35_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_69a8_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_4d40_0000_0000_0000_0000_u128,
-    0x0000_0000_015a_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_1512_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_a891_u128,
-    0x0000_0000_0000_0000_0000_0000_0005_4488_u128,
-    0x0000_0000_0000_0000_0000_0000_002a_2440_u128,
-    0x0000_0000_0000_0000_0000_0000_0151_2200_u128,
-    0x0000_0000_0000_0000_0000_0000_0a89_1000_u128,
-    0x0000_0000_0000_0000_0000_0000_5448_8000_u128,
-    0x0000_0000_0000_0000_0000_0002_a244_0000_u128,
-    0x0000_0000_0000_0000_0000_0015_1220_0000_u128,
-    0x0000_0000_0000_0000_0000_00a8_9100_0000_u128,
-    0x0000_0000_0000_0000_0000_0544_8800_0000_u128,
-    0x0000_0000_0000_0000_0000_2a24_4000_0000_u128,
-    0x0000_0000_0000_0000_0001_5122_0000_0000_u128,
-    0x0000_0000_0000_0000_000a_8910_0000_0000_u128,
-    0x0000_0000_0000_0000_0054_4880_0000_0000_u128,
-    0x0000_0000_0000_0000_02a2_4400_0000_0000_u128,
-    0x0000_0000_0000_0000_1512_2000_0000_0000_u128,
-    0x0000_0000_0000_0000_a891_0000_0000_0000_u128,
-    0x0000_0000_0000_0005_4488_0000_0000_0000_u128,
-    0x0000_0000_0000_002a_2440_0000_0000_0000_u128,
-    0x0000_0000_0000_0151_2200_0000_0000_0000_u128,
-    0x0000_0000_0000_0a89_1000_0000_0000_0000_u128,
-    0x0000_0000_0000_5448_8000_0000_0000_0000_u128,
-    0x0000_0000_0002_a244_0000_0000_0000_0000_u128,
-    0x0000_0000_0015_1220_0000_0000_0000_0000_u128,
-    0x0000_0000_00a8_9100_0000_0000_0000_0000_u128,
-    0x0000_0000_0144_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_536a_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_9b50_u128,
-    0x0000_0000_0000_0000_0000_0000_0054_da80_u128,
-    0x0000_0000_0000_0000_0000_0000_02a6_d400_u128,
-    0x0000_0000_0000_0000_0000_0000_1536_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_a9b5_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_4da8_0000_u128,
-    0x0000_0000_0000_0000_0000_002a_6d40_0000_u128,
-    0x0000_0000_0000_0000_0000_0153_6a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0a9b_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_54da_8000_0000_u128,
-    0x0000_0000_0000_0000_0002_a6d4_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_36a0_0000_0000_u128,
-    0x0000_0000_0000_0000_00a9_b500_0000_0000_u128,
-    0x0000_0000_0000_0000_054d_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_2a6d_4000_0000_0000_u128,
-    0x0000_0000_0000_0001_536a_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_9b50_0000_0000_0000_u128,
-    0x0000_0000_0000_0054_da80_0000_0000_0000_u128,
-    0x0000_0000_0000_02a6_d400_0000_0000_0000_u128,
-    0x0000_0000_0000_1536_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_a9b5_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_4da8_0000_0000_0000_0000_u128,
-    0x0000_0000_002a_6d40_0000_0000_0000_0000_u128,
-    0x0000_0000_0153_6a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0001_5b2a_u128,
-    0x0000_0000_0000_0000_0000_0000_000a_d950_u128,
-    0x0000_0000_0000_0000_0000_0000_0056_ca80_u128,
-    0x0000_0000_0000_0000_0000_0000_02b6_5400_u128,
-    0x0000_0000_0000_0000_0000_0000_15b2_a000_u128,
-    0x0000_0000_0000_0000_0000_0000_ad95_0000_u128,
-    0x0000_0000_0000_0000_0000_0005_6ca8_0000_u128,
-    0x0000_0000_0000_0000_0000_002b_6540_0000_u128,
-    0x0000_0000_0000_0000_0000_015b_2a00_0000_u128,
-    0x0000_0000_0000_0000_0000_0ad9_5000_0000_u128,
-    0x0000_0000_0000_0000_0000_56ca_8000_0000_u128,
-    0x0000_0000_0000_0000_0002_b654_0000_0000_u128,
-    0x0000_0000_0000_0000_0015_b2a0_0000_0000_u128,
-    0x0000_0000_0000_0000_00ad_9500_0000_0000_u128,
-    0x0000_0000_0000_0000_056c_a800_0000_0000_u128,
-    0x0000_0000_0000_0000_2b65_4000_0000_0000_u128,
-    0x0000_0000_0000_0001_5b2a_0000_0000_0000_u128,
-    0x0000_0000_0000_000a_d950_0000_0000_0000_u128,
-    0x0000_0000_0000_0056_ca80_0000_0000_0000_u128,
-    0x0000_0000_0000_02b6_5400_0000_0000_0000_u128,
-    0x0000_0000_0000_15b2_a000_0000_0000_0000_u128,
-    0x0000_0000_0000_ad95_0000_0000_0000_0000_u128,
-    0x0000_0000_0005_6ca8_0000_0000_0000_0000_u128,
-    0x0000_0000_002b_6540_0000_0000_0000_0000_u128,
-    0x0000_0000_015b_2a00_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_448a_u128,
-    0x0000_0000_0000_0000_0000_0000_0002_2454_u128,
-    0x0000_0000_0000_0000_0000_0000_0011_22a0_u128,
-    0x0000_0000_0000_0000_0000_0000_0089_1500_u128,
-    0x0000_0000_0000_0000_0000_0000_0448_a800_u128,
-    0x0000_0000_0000_0000_0000_0000_2245_4000_u128,
-    0x0000_0000_0000_0000_0000_0001_122a_0000_u128,
-    0x0000_0000_0000_0000_0000_0008_9150_0000_u128,
-    0x0000_0000_0000_0000_0000_0044_8a80_0000_u128,
-    0x0000_0000_0000_0000_0000_0224_5400_0000_u128,
-    0x0000_0000_0000_0000_0000_1122_a000_0000_u128,
-    0x0000_0000_0000_0000_0000_8915_0000_0000_u128,
-    0x0000_0000_0000_0000_0004_48a8_0000_0000_u128,
-    0x0000_0000_0000_0000_0022_4540_0000_0000_u128,
-    0x0000_0000_0000_0000_0112_2a00_0000_0000_u128,
-    0x0000_0000_0000_0000_0891_5000_0000_0000_u128,
-    0x0000_0000_0000_0000_448a_8000_0000_0000_u128,
-    0x0000_0000_0000_0002_2454_0000_0000_0000_u128,
-    0x0000_0000_0000_0011_22a0_0000_0000_0000_u128,
-    0x0000_0000_0000_0089_1500_0000_0000_0000_u128,
-    0x0000_0000_0000_0448_a800_0000_0000_0000_u128,
-    0x0000_0000_0000_2245_4000_0000_0000_0000_u128,
-    0x0000_0000_0001_122a_0000_0000_0000_0000_u128,
-    0x0000_0000_0008_9150_0000_0000_0000_0000_u128,
-    0x0000_0000_0044_8a80_0000_0000_0000_0000_u128,
-    0x0000_0000_0224_5400_0000_0000_0000_0000_u128,
-    0x0000_0000_0122_a000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_4631_u128,
-    0x0000_0000_0000_0000_0000_0000_2318_8000_u128,
-    0x0000_0000_0000_0000_0000_118c_4000_0000_u128,
-    0x0000_0000_0000_0000_08c6_2000_0000_0000_u128,
-    0x0000_0000_0000_0463_1000_0000_0000_0000_u128,
-    0x0000_0000_0231_8800_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_394e_u128,
-    0x0000_0000_0000_0000_0000_0000_1ca7_0000_u128,
-    0x0000_0000_0000_0000_0000_0e53_8000_0000_u128,
-    0x0000_0000_0000_0000_0729_c000_0000_0000_u128,
-    0x0000_0000_0000_0394_e000_0000_0000_0000_u128,
-    0x0000_0000_01ca_7000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_1c1c_u128,
-    0x0000_0000_0000_0000_0000_0000_0e0e_0000_u128,
-    0x0000_0000_0000_0000_0000_0707_0000_0000_u128,
-    0x0000_0000_0000_0000_0383_8000_0000_0000_u128,
-    0x0000_0000_0000_01c1_c000_0000_0000_0000_u128,
-    0x0000_0000_00e0_e000_0000_0000_0000_0000_u128,
-    0x0000_0000_0000_0000_0000_0000_0000_6363_u128,
-    0x0000_0000_0000_0000_0000_0000_31b1_8000_u128,
-    0x0000_0000_0000_0000_0000_18d8_c000_0000_u128,
-    0x0000_0000_0000_0000_0c6c_6000_0000_0000_u128,
-    0x0000_0000_0000_0636_3000_0000_0000_0000_u128,
-    0x0000_0000_031b_1800_0000_0000_0000_0000_u128,
+/// The neighbour relations as shifts of the word: every cell of `from`
+/// has its neighbour in one direction at its own number plus `by`.
+const SHIFTS: [::runtime::fila::Shift<Word>; 4] = [
+    ::runtime::fila::Shift {
+        by: -3,
+        from: 0x0000_0000_03ff_ffff_ffff_ffff_ffff_fff8_u128,
+    },
+    ::runtime::fila::Shift {
+        by: -1,
+        from: 0x0000_0000_036d_b6db_6db6_db6d_b6db_6db6_u128,
+    },
+    ::runtime::fila::Shift {
+        by: 3,
+        from: 0x0000_0000_007f_ffff_ffff_ffff_ffff_ffff_u128,
+    },
+    ::runtime::fila::Shift {
+        by: 1,
+        from: 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128,
+    },
 ];
-/// The cells of one colour of the checkerboard.
-const BLACK: Word = 0x0000_0000_0155_5555_5555_5555_5555_5555_u128;
-/// For each shape, the colour balances (black minus white cells) of its images.
-const BALANCES: &[&[i32]] = &[
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-3, 3],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-    &[-1, 1],
-];
-/// A region still growing after this many steps is taken to be large enough.
-const VOLUME_STEPS: usize = 16;
-impl Solver {
-    /// The volume backtrack: every open region that the placement of `image` closed
-    /// off (found by growing from the cells around it, up to `VOLUME_STEPS` steps)
-    /// has a size the remaining pieces can make.
-    #[allow(unused_variables)]
-    fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
-        let open = !occ & FULL;
-        let mut seeds = HALO[image as usize] & open;
-        while seeds != ZERO {
-            let seed = lowest(seeds);
-            let mut region = seed;
-            let mut frontier = seed;
-            let mut closed = false;
-            for _ in 0..VOLUME_STEPS {
-                frontier = ((frontier << 3)
-                    & 0x0000_0000_03ff_ffff_ffff_ffff_ffff_fff8_u128
-                    | (frontier << 1) & 0x0000_0000_036d_b6db_6db6_db6d_b6db_6db6_u128
-                    | (frontier >> 3) & 0x0000_0000_007f_ffff_ffff_ffff_ffff_ffff_u128
-                    | (frontier >> 1) & 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128)
-                    & open & !region;
-                if frontier == ZERO {
-                    closed = true;
-                    break;
-                }
-                region |= frontier;
-            }
-            if closed {
-                let size = region.count_ones();
-                if !(size % 5 == 0) {
-                    return false;
-                }
-            }
-            seeds &= !region;
-        }
+/// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
+#[derive(Clone, Copy, Default)]
+pub struct Puzzle;
+impl ::runtime::fila::Tables for Puzzle {
+    type Word = Word;
+    type Top = ::runtime::fila::L18;
+    type Tail = tail::Puzzle;
+    #[inline(always)]
+    fn copies(&self) -> &[u8] {
+        &COPIES
+    }
+    #[inline(always)]
+    fn one_per_shape(&self) -> bool {
         true
     }
-    /// The parity backtrack: the open cells' colour balance is one the remaining
-    /// pieces can make.
-    fn parity_ok(&self, occ: Word, avail: u64) -> bool {
-        let open = !occ & FULL;
-        let balance = 2 * (open & BLACK).count_ones() as i32 - open.count_ones() as i32;
-        let mut sums: u128 = 1 << 64;
-        let mut a = avail;
-        while a != 0 {
-            let s = a.trailing_zeros() as usize;
-            a &= a - 1;
-            for _ in 0..self.copies[s] {
-                let mut next: u128 = 0;
-                for &v in BALANCES[s] {
-                    next |= if v >= 0 { sums << v } else { sums >> -v };
+    #[inline(always)]
+    fn full(&self) -> Word {
+        FULL
+    }
+    #[inline(always)]
+    fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
+        Some(&SHIFTS)
+    }
+    #[inline(always)]
+    fn isolation(&self) -> ::runtime::fila::Isolation {
+        ::runtime::fila::Isolation::Pairs
+    }
+    #[inline(always)]
+    fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
+        match (!occ).trailing_zeros() {
+            0 => cell_0(occ),
+            1 => cell_1(occ),
+            2 => cell_2(occ),
+            3 => cell_3(occ),
+            4 => cell_4(occ),
+            5 => cell_5(occ),
+            6 => cell_6(occ),
+            7 => cell_7(occ),
+            8 => cell_8(occ),
+            9 => cell_9(occ),
+            10 => cell_10(occ),
+            11 => cell_11(occ),
+            12 => cell_12(occ),
+            13 => cell_13(occ),
+            14 => cell_14(occ),
+            15 => cell_15(occ),
+            16 => cell_16(occ),
+            17 => cell_17(occ),
+            18 => cell_18(occ),
+            19 => cell_19(occ),
+            20 => cell_20(occ),
+            21 => cell_21(occ),
+            22 => cell_22(occ),
+            23 => cell_23(occ),
+            24 => cell_24(occ),
+            25 => cell_25(occ),
+            26 => cell_26(occ),
+            27 => cell_27(occ),
+            28 => cell_28(occ),
+            29 => cell_29(occ),
+            30 => cell_30(occ),
+            31 => cell_31(occ),
+            32 => cell_32(occ),
+            33 => cell_33(occ),
+            34 => cell_34(occ),
+            35 => cell_35(occ),
+            36 => cell_36(occ),
+            37 => cell_37(occ),
+            38 => cell_38(occ),
+            39 => cell_39(occ),
+            40 => cell_40(occ),
+            41 => cell_41(occ),
+            42 => cell_42(occ),
+            43 => cell_43(occ),
+            44 => cell_44(occ),
+            45 => cell_45(occ),
+            46 => cell_46(occ),
+            47 => cell_47(occ),
+            48 => cell_48(occ),
+            49 => cell_49(occ),
+            50 => cell_50(occ),
+            51 => cell_51(occ),
+            52 => cell_52(occ),
+            53 => cell_53(occ),
+            54 => cell_54(occ),
+            55 => cell_55(occ),
+            56 => cell_56(occ),
+            57 => cell_57(occ),
+            58 => cell_58(occ),
+            59 => cell_59(occ),
+            60 => cell_60(occ),
+            61 => cell_61(occ),
+            62 => cell_62(occ),
+            63 => cell_63(occ),
+            64 => cell_64(occ),
+            65 => cell_65(occ),
+            66 => cell_66(occ),
+            67 => cell_67(occ),
+            68 => cell_68(occ),
+            69 => cell_69(occ),
+            70 => cell_70(occ),
+            71 => cell_71(occ),
+            72 => cell_72(occ),
+            73 => cell_73(occ),
+            74 => cell_74(occ),
+            75 => cell_75(occ),
+            76 => cell_76(occ),
+            77 => cell_77(occ),
+            78 => cell_78(occ),
+            79 => cell_79(occ),
+            80 => cell_80(occ),
+            81 => cell_81(occ),
+            82 => cell_82(occ),
+            83 => cell_83(occ),
+            84 => cell_84(occ),
+            85 => cell_85(occ),
+            86 => cell_86(occ),
+            87 => cell_87(occ),
+            88 => cell_88(occ),
+            89 => cell_89(occ),
+            _ => {
+                ::runtime::fila::Span {
+                    list: &CELLS,
+                    start: 0,
+                    end: 0,
                 }
-                sums = next;
             }
         }
-        (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
+    }
+    #[inline(always)]
+    fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
+        None
+    }
+    #[inline(always)]
+    fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
+        &PRUNING
+    }
+    #[inline(always)]
+    fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
+        Some(::runtime::fila::Handover {
+            before: BEFORE_TAIL,
+            tables: &tail::Puzzle,
+        })
+    }
+    #[inline(always)]
+    fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
+        (occ >> 26) as u64
     }
 }
+/// Cell 0 at (0, 0, 0): the index reads +x = cell 3, +y = cell 1.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_0(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(3) << 0 | occ.bit_at(1) << 1 {
+        /// +x open, +y open
+        0 => (0, 18),
+        /// +x filled, +y open
+        1 => (18, 22),
+        /// +x open, +y filled
+        2 => (22, 29),
+        /// +x filled, +y filled
+        _ => (29, 29),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 1 at (0, 1, 0): the index reads +x = cell 4, +y = cell 2.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_1(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(4) << 0 | occ.bit_at(2) << 1 {
+        /// +x open, +y open
+        0 => (29, 35),
+        /// +x filled, +y open
+        1 => (35, 37),
+        /// +x open, +y filled
+        2 => (37, 38),
+        /// +x filled, +y filled
+        _ => (38, 38),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 2 at (0, 2, 0): the index reads +x = cell 5.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_2(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(5) << 0 {
+        /// +x open
+        0 => (38, 45),
+        /// +x filled
+        _ => (45, 45),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 3 at (1, 0, 0): the index reads +x = cell 6, +y = cell 4.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_3(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(6) << 0 | occ.bit_at(4) << 1 {
+        /// +x open, +y open
+        0 => (45, 61),
+        /// +x filled, +y open
+        1 => (61, 63),
+        /// +x open, +y filled
+        2 => (63, 73),
+        /// +x filled, +y filled
+        _ => (73, 73),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 4 at (1, 1, 0): the index reads +x = cell 7, +y = cell 5.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_4(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(7) << 0 | occ.bit_at(5) << 1 {
+        /// +x open, +y open
+        0 => (73, 95),
+        /// +x filled, +y open
+        1 => (95, 97),
+        /// +x open, +y filled
+        2 => (97, 113),
+        /// +x filled, +y filled
+        _ => (113, 113),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 5 at (1, 2, 0): the index reads +x = cell 8.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_5(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(8) << 0 {
+        /// +x open
+        0 => (113, 123),
+        /// +x filled
+        _ => (123, 123),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 6 at (2, 0, 0): the index reads +x = cell 9, +y = cell 7.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_6(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(9) << 0 | occ.bit_at(7) << 1 {
+        /// +x open, +y open
+        0 => (123, 136),
+        /// +x filled, +y open
+        1 => (136, 137),
+        /// +x open, +y filled
+        2 => (137, 145),
+        /// +x filled, +y filled
+        _ => (145, 145),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 7 at (2, 1, 0): the index reads +x = cell 10, +y = cell 8.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_7(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(10) << 0 | occ.bit_at(8) << 1 {
+        /// +x open, +y open
+        0 => (145, 164),
+        /// +x filled, +y open
+        1 => (164, 166),
+        /// +x open, +y filled
+        2 => (166, 180),
+        /// +x filled, +y filled
+        _ => (180, 180),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 8 at (2, 2, 0): the index reads +x = cell 11.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_8(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(11) << 0 {
+        /// +x open
+        0 => (180, 188),
+        /// +x filled
+        _ => (188, 188),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 9 at (3, 0, 0): the index reads +x = cell 12, +y = cell 10.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_9(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(12) << 0 | occ.bit_at(10) << 1 {
+        /// +x open, +y open
+        0 => (188, 204),
+        /// +x filled, +y open
+        1 => (204, 207),
+        /// +x open, +y filled
+        2 => (207, 215),
+        /// +x filled, +y filled
+        _ => (215, 215),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 10 at (3, 1, 0): the index reads +x = cell 13, +y = cell 11.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_10(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(13) << 0 | occ.bit_at(11) << 1 {
+        /// +x open, +y open
+        0 => (215, 236),
+        /// +x filled, +y open
+        1 => (236, 238),
+        /// +x open, +y filled
+        2 => (238, 251),
+        /// +x filled, +y filled
+        _ => (251, 251),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 11 at (3, 2, 0): the index reads +x = cell 14.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_11(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(14) << 0 {
+        /// +x open
+        0 => (251, 258),
+        /// +x filled
+        _ => (258, 258),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 12 at (4, 0, 0): the index reads +x = cell 15, +y = cell 13.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_12(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(15) << 0 | occ.bit_at(13) << 1 {
+        /// +x open, +y open
+        0 => (258, 271),
+        /// +x filled, +y open
+        1 => (271, 272),
+        /// +x open, +y filled
+        2 => (272, 280),
+        /// +x filled, +y filled
+        _ => (280, 280),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 13 at (4, 1, 0): the index reads +x = cell 16, +y = cell 14.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_13(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(16) << 0 | occ.bit_at(14) << 1 {
+        /// +x open, +y open
+        0 => (280, 300),
+        /// +x filled, +y open
+        1 => (300, 302),
+        /// +x open, +y filled
+        2 => (302, 317),
+        /// +x filled, +y filled
+        _ => (317, 317),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 14 at (4, 2, 0): the index reads +x = cell 17.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_14(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(17) << 0 {
+        /// +x open
+        0 => (317, 325),
+        /// +x filled
+        _ => (325, 325),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 15 at (5, 0, 0): the index reads +x = cell 18, +y = cell 16.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_15(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(18) << 0 | occ.bit_at(16) << 1 {
+        /// +x open, +y open
+        0 => (325, 343),
+        /// +x filled, +y open
+        1 => (343, 347),
+        /// +x open, +y filled
+        2 => (347, 354),
+        /// +x filled, +y filled
+        _ => (354, 354),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 16 at (5, 1, 0): the index reads +x = cell 19, +y = cell 17.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_16(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(19) << 0 | occ.bit_at(17) << 1 {
+        /// +x open, +y open
+        0 => (354, 372),
+        /// +x filled, +y open
+        1 => (372, 374),
+        /// +x open, +y filled
+        2 => (374, 387),
+        /// +x filled, +y filled
+        _ => (387, 387),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 17 at (5, 2, 0): the index reads +x = cell 20.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_17(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(20) << 0 {
+        /// +x open
+        0 => (387, 394),
+        /// +x filled
+        _ => (394, 394),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 18 at (6, 0, 0): the index reads +x = cell 21, +y = cell 19.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_18(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(21) << 0 | occ.bit_at(19) << 1 {
+        /// +x open, +y open
+        0 => (394, 410),
+        /// +x filled, +y open
+        1 => (410, 412),
+        /// +x open, +y filled
+        2 => (412, 422),
+        /// +x filled, +y filled
+        _ => (422, 422),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 19 at (6, 1, 0): the index reads +x = cell 22, +y = cell 20.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_19(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(22) << 0 | occ.bit_at(20) << 1 {
+        /// +x open, +y open
+        0 => (422, 444),
+        /// +x filled, +y open
+        1 => (444, 446),
+        /// +x open, +y filled
+        2 => (446, 462),
+        /// +x filled, +y filled
+        _ => (462, 462),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 20 at (6, 2, 0): the index reads +x = cell 23.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_20(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(23) << 0 {
+        /// +x open
+        0 => (462, 472),
+        /// +x filled
+        _ => (472, 472),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 21 at (7, 0, 0): the index reads +x = cell 24, +y = cell 22.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_21(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(24) << 0 | occ.bit_at(22) << 1 {
+        /// +x open, +y open
+        0 => (472, 485),
+        /// +x filled, +y open
+        1 => (485, 486),
+        /// +x open, +y filled
+        2 => (486, 494),
+        /// +x filled, +y filled
+        _ => (494, 494),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 22 at (7, 1, 0): the index reads +x = cell 25, +y = cell 23.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_22(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(25) << 0 | occ.bit_at(23) << 1 {
+        /// +x open, +y open
+        0 => (494, 513),
+        /// +x filled, +y open
+        1 => (513, 515),
+        /// +x open, +y filled
+        2 => (515, 529),
+        /// +x filled, +y filled
+        _ => (529, 529),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 23 at (7, 2, 0): the index reads +x = cell 26.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_23(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(26) << 0 {
+        /// +x open
+        0 => (529, 537),
+        /// +x filled
+        _ => (537, 537),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 24 at (8, 0, 0): the index reads +x = cell 27, +y = cell 25.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_24(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(27) << 0 | occ.bit_at(25) << 1 {
+        /// +x open, +y open
+        0 => (537, 553),
+        /// +x filled, +y open
+        1 => (553, 556),
+        /// +x open, +y filled
+        2 => (556, 564),
+        /// +x filled, +y filled
+        _ => (564, 564),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 25 at (8, 1, 0): the index reads +x = cell 28, +y = cell 26.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_25(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(28) << 0 | occ.bit_at(26) << 1 {
+        /// +x open, +y open
+        0 => (564, 585),
+        /// +x filled, +y open
+        1 => (585, 587),
+        /// +x open, +y filled
+        2 => (587, 600),
+        /// +x filled, +y filled
+        _ => (600, 600),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 26 at (8, 2, 0): the index reads +x = cell 29.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_26(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(29) << 0 {
+        /// +x open
+        0 => (600, 607),
+        /// +x filled
+        _ => (607, 607),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 27 at (9, 0, 0): the index reads +x = cell 30, +y = cell 28.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_27(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(30) << 0 | occ.bit_at(28) << 1 {
+        /// +x open, +y open
+        0 => (607, 620),
+        /// +x filled, +y open
+        1 => (620, 621),
+        /// +x open, +y filled
+        2 => (621, 629),
+        /// +x filled, +y filled
+        _ => (629, 629),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 28 at (9, 1, 0): the index reads +x = cell 31, +y = cell 29.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_28(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(31) << 0 | occ.bit_at(29) << 1 {
+        /// +x open, +y open
+        0 => (629, 649),
+        /// +x filled, +y open
+        1 => (649, 651),
+        /// +x open, +y filled
+        2 => (651, 666),
+        /// +x filled, +y filled
+        _ => (666, 666),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 29 at (9, 2, 0): the index reads +x = cell 32.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_29(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(32) << 0 {
+        /// +x open
+        0 => (666, 674),
+        /// +x filled
+        _ => (674, 674),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 30 at (10, 0, 0): the index reads +x = cell 33, +y = cell 31.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_30(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(33) << 0 | occ.bit_at(31) << 1 {
+        /// +x open, +y open
+        0 => (674, 692),
+        /// +x filled, +y open
+        1 => (692, 696),
+        /// +x open, +y filled
+        2 => (696, 703),
+        /// +x filled, +y filled
+        _ => (703, 703),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 31 at (10, 1, 0): the index reads +x = cell 34, +y = cell 32.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_31(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(34) << 0 | occ.bit_at(32) << 1 {
+        /// +x open, +y open
+        0 => (703, 721),
+        /// +x filled, +y open
+        1 => (721, 723),
+        /// +x open, +y filled
+        2 => (723, 736),
+        /// +x filled, +y filled
+        _ => (736, 736),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 32 at (10, 2, 0): the index reads +x = cell 35.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_32(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(35) << 0 {
+        /// +x open
+        0 => (736, 743),
+        /// +x filled
+        _ => (743, 743),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 33 at (11, 0, 0): the index reads +x = cell 36, +y = cell 34.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_33(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(36) << 0 | occ.bit_at(34) << 1 {
+        /// +x open, +y open
+        0 => (743, 759),
+        /// +x filled, +y open
+        1 => (759, 761),
+        /// +x open, +y filled
+        2 => (761, 771),
+        /// +x filled, +y filled
+        _ => (771, 771),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 34 at (11, 1, 0): the index reads +x = cell 37, +y = cell 35.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_34(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(37) << 0 | occ.bit_at(35) << 1 {
+        /// +x open, +y open
+        0 => (771, 793),
+        /// +x filled, +y open
+        1 => (793, 795),
+        /// +x open, +y filled
+        2 => (795, 811),
+        /// +x filled, +y filled
+        _ => (811, 811),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 35 at (11, 2, 0): the index reads +x = cell 38.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_35(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(38) << 0 {
+        /// +x open
+        0 => (811, 821),
+        /// +x filled
+        _ => (821, 821),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 36 at (12, 0, 0): the index reads +x = cell 39, +y = cell 37.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_36(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(39) << 0 | occ.bit_at(37) << 1 {
+        /// +x open, +y open
+        0 => (821, 834),
+        /// +x filled, +y open
+        1 => (834, 835),
+        /// +x open, +y filled
+        2 => (835, 843),
+        /// +x filled, +y filled
+        _ => (843, 843),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 37 at (12, 1, 0): the index reads +x = cell 40, +y = cell 38.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_37(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(40) << 0 | occ.bit_at(38) << 1 {
+        /// +x open, +y open
+        0 => (843, 862),
+        /// +x filled, +y open
+        1 => (862, 864),
+        /// +x open, +y filled
+        2 => (864, 878),
+        /// +x filled, +y filled
+        _ => (878, 878),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 38 at (12, 2, 0): the index reads +x = cell 41.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_38(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(41) << 0 {
+        /// +x open
+        0 => (878, 886),
+        /// +x filled
+        _ => (886, 886),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 39 at (13, 0, 0): the index reads +x = cell 42, +y = cell 40.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_39(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(42) << 0 | occ.bit_at(40) << 1 {
+        /// +x open, +y open
+        0 => (886, 902),
+        /// +x filled, +y open
+        1 => (902, 905),
+        /// +x open, +y filled
+        2 => (905, 913),
+        /// +x filled, +y filled
+        _ => (913, 913),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 40 at (13, 1, 0): the index reads +x = cell 43, +y = cell 41.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_40(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(43) << 0 | occ.bit_at(41) << 1 {
+        /// +x open, +y open
+        0 => (913, 934),
+        /// +x filled, +y open
+        1 => (934, 936),
+        /// +x open, +y filled
+        2 => (936, 949),
+        /// +x filled, +y filled
+        _ => (949, 949),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 41 at (13, 2, 0): the index reads +x = cell 44.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_41(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(44) << 0 {
+        /// +x open
+        0 => (949, 956),
+        /// +x filled
+        _ => (956, 956),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 42 at (14, 0, 0): the index reads +x = cell 45, +y = cell 43.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_42(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(45) << 0 | occ.bit_at(43) << 1 {
+        /// +x open, +y open
+        0 => (956, 969),
+        /// +x filled, +y open
+        1 => (969, 970),
+        /// +x open, +y filled
+        2 => (970, 978),
+        /// +x filled, +y filled
+        _ => (978, 978),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 43 at (14, 1, 0): the index reads +x = cell 46, +y = cell 44.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_43(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(46) << 0 | occ.bit_at(44) << 1 {
+        /// +x open, +y open
+        0 => (978, 998),
+        /// +x filled, +y open
+        1 => (998, 1000),
+        /// +x open, +y filled
+        2 => (1000, 1015),
+        /// +x filled, +y filled
+        _ => (1015, 1015),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 44 at (14, 2, 0): the index reads +x = cell 47.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_44(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(47) << 0 {
+        /// +x open
+        0 => (1015, 1023),
+        /// +x filled
+        _ => (1023, 1023),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 45 at (15, 0, 0): the index reads +x = cell 48, +y = cell 46.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_45(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(48) << 0 | occ.bit_at(46) << 1 {
+        /// +x open, +y open
+        0 => (1023, 1041),
+        /// +x filled, +y open
+        1 => (1041, 1045),
+        /// +x open, +y filled
+        2 => (1045, 1052),
+        /// +x filled, +y filled
+        _ => (1052, 1052),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 46 at (15, 1, 0): the index reads +x = cell 49, +y = cell 47.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_46(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(49) << 0 | occ.bit_at(47) << 1 {
+        /// +x open, +y open
+        0 => (1052, 1070),
+        /// +x filled, +y open
+        1 => (1070, 1072),
+        /// +x open, +y filled
+        2 => (1072, 1085),
+        /// +x filled, +y filled
+        _ => (1085, 1085),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 47 at (15, 2, 0): the index reads +x = cell 50.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_47(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(50) << 0 {
+        /// +x open
+        0 => (1085, 1092),
+        /// +x filled
+        _ => (1092, 1092),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 48 at (16, 0, 0): the index reads +x = cell 51, +y = cell 49.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_48(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(51) << 0 | occ.bit_at(49) << 1 {
+        /// +x open, +y open
+        0 => (1092, 1108),
+        /// +x filled, +y open
+        1 => (1108, 1110),
+        /// +x open, +y filled
+        2 => (1110, 1120),
+        /// +x filled, +y filled
+        _ => (1120, 1120),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 49 at (16, 1, 0): the index reads +x = cell 52, +y = cell 50.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_49(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(52) << 0 | occ.bit_at(50) << 1 {
+        /// +x open, +y open
+        0 => (1120, 1142),
+        /// +x filled, +y open
+        1 => (1142, 1144),
+        /// +x open, +y filled
+        2 => (1144, 1160),
+        /// +x filled, +y filled
+        _ => (1160, 1160),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 50 at (16, 2, 0): the index reads +x = cell 53.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_50(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(53) << 0 {
+        /// +x open
+        0 => (1160, 1170),
+        /// +x filled
+        _ => (1170, 1170),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 51 at (17, 0, 0): the index reads +x = cell 54, +y = cell 52.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_51(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(54) << 0 | occ.bit_at(52) << 1 {
+        /// +x open, +y open
+        0 => (1170, 1183),
+        /// +x filled, +y open
+        1 => (1183, 1184),
+        /// +x open, +y filled
+        2 => (1184, 1192),
+        /// +x filled, +y filled
+        _ => (1192, 1192),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 52 at (17, 1, 0): the index reads +x = cell 55, +y = cell 53.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_52(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(55) << 0 | occ.bit_at(53) << 1 {
+        /// +x open, +y open
+        0 => (1192, 1211),
+        /// +x filled, +y open
+        1 => (1211, 1213),
+        /// +x open, +y filled
+        2 => (1213, 1227),
+        /// +x filled, +y filled
+        _ => (1227, 1227),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 53 at (17, 2, 0): the index reads +x = cell 56.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_53(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(56) << 0 {
+        /// +x open
+        0 => (1227, 1235),
+        /// +x filled
+        _ => (1235, 1235),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 54 at (18, 0, 0): the index reads +x = cell 57, +y = cell 55.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_54(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(57) << 0 | occ.bit_at(55) << 1 {
+        /// +x open, +y open
+        0 => (1235, 1251),
+        /// +x filled, +y open
+        1 => (1251, 1254),
+        /// +x open, +y filled
+        2 => (1254, 1262),
+        /// +x filled, +y filled
+        _ => (1262, 1262),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 55 at (18, 1, 0): the index reads +x = cell 58, +y = cell 56.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_55(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(58) << 0 | occ.bit_at(56) << 1 {
+        /// +x open, +y open
+        0 => (1262, 1283),
+        /// +x filled, +y open
+        1 => (1283, 1285),
+        /// +x open, +y filled
+        2 => (1285, 1298),
+        /// +x filled, +y filled
+        _ => (1298, 1298),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 56 at (18, 2, 0): the index reads +x = cell 59.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_56(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(59) << 0 {
+        /// +x open
+        0 => (1298, 1305),
+        /// +x filled
+        _ => (1305, 1305),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 57 at (19, 0, 0): the index reads +x = cell 60, +y = cell 58.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_57(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(60) << 0 | occ.bit_at(58) << 1 {
+        /// +x open, +y open
+        0 => (1305, 1318),
+        /// +x filled, +y open
+        1 => (1318, 1319),
+        /// +x open, +y filled
+        2 => (1319, 1327),
+        /// +x filled, +y filled
+        _ => (1327, 1327),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 58 at (19, 1, 0): the index reads +x = cell 61, +y = cell 59.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_58(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(61) << 0 | occ.bit_at(59) << 1 {
+        /// +x open, +y open
+        0 => (1327, 1347),
+        /// +x filled, +y open
+        1 => (1347, 1349),
+        /// +x open, +y filled
+        2 => (1349, 1364),
+        /// +x filled, +y filled
+        _ => (1364, 1364),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 59 at (19, 2, 0): the index reads +x = cell 62.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_59(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(62) << 0 {
+        /// +x open
+        0 => (1364, 1372),
+        /// +x filled
+        _ => (1372, 1372),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 60 at (20, 0, 0): the index reads +x = cell 63, +y = cell 61.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_60(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(63) << 0 | occ.bit_at(61) << 1 {
+        /// +x open, +y open
+        0 => (1372, 1390),
+        /// +x filled, +y open
+        1 => (1390, 1394),
+        /// +x open, +y filled
+        2 => (1394, 1401),
+        /// +x filled, +y filled
+        _ => (1401, 1401),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 61 at (20, 1, 0): the index reads +x = cell 64, +y = cell 62.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_61(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(64) << 0 | occ.bit_at(62) << 1 {
+        /// +x open, +y open
+        0 => (1401, 1419),
+        /// +x filled, +y open
+        1 => (1419, 1421),
+        /// +x open, +y filled
+        2 => (1421, 1434),
+        /// +x filled, +y filled
+        _ => (1434, 1434),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 62 at (20, 2, 0): the index reads +x = cell 65.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_62(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(65) << 0 {
+        /// +x open
+        0 => (1434, 1441),
+        /// +x filled
+        _ => (1441, 1441),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 63 at (21, 0, 0): the index reads +x = cell 66, +y = cell 64.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_63(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(66) << 0 | occ.bit_at(64) << 1 {
+        /// +x open, +y open
+        0 => (1441, 1457),
+        /// +x filled, +y open
+        1 => (1457, 1459),
+        /// +x open, +y filled
+        2 => (1459, 1469),
+        /// +x filled, +y filled
+        _ => (1469, 1469),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 64 at (21, 1, 0): the index reads +x = cell 67, +y = cell 65.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_64(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(67) << 0 | occ.bit_at(65) << 1 {
+        /// +x open, +y open
+        0 => (1469, 1491),
+        /// +x filled, +y open
+        1 => (1491, 1493),
+        /// +x open, +y filled
+        2 => (1493, 1509),
+        /// +x filled, +y filled
+        _ => (1509, 1509),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 65 at (21, 2, 0): the index reads +x = cell 68.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_65(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(68) << 0 {
+        /// +x open
+        0 => (1509, 1519),
+        /// +x filled
+        _ => (1519, 1519),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 66 at (22, 0, 0): the index reads +x = cell 69, +y = cell 67.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_66(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(69) << 0 | occ.bit_at(67) << 1 {
+        /// +x open, +y open
+        0 => (1519, 1532),
+        /// +x filled, +y open
+        1 => (1532, 1533),
+        /// +x open, +y filled
+        2 => (1533, 1541),
+        /// +x filled, +y filled
+        _ => (1541, 1541),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 67 at (22, 1, 0): the index reads +x = cell 70, +y = cell 68.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_67(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(70) << 0 | occ.bit_at(68) << 1 {
+        /// +x open, +y open
+        0 => (1541, 1560),
+        /// +x filled, +y open
+        1 => (1560, 1562),
+        /// +x open, +y filled
+        2 => (1562, 1576),
+        /// +x filled, +y filled
+        _ => (1576, 1576),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 68 at (22, 2, 0): the index reads +x = cell 71.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_68(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(71) << 0 {
+        /// +x open
+        0 => (1576, 1584),
+        /// +x filled
+        _ => (1584, 1584),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 69 at (23, 0, 0): the index reads +x = cell 72, +y = cell 70.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_69(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(72) << 0 | occ.bit_at(70) << 1 {
+        /// +x open, +y open
+        0 => (1584, 1600),
+        /// +x filled, +y open
+        1 => (1600, 1603),
+        /// +x open, +y filled
+        2 => (1603, 1611),
+        /// +x filled, +y filled
+        _ => (1611, 1611),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 70 at (23, 1, 0): the index reads +x = cell 73, +y = cell 71.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_70(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(73) << 0 | occ.bit_at(71) << 1 {
+        /// +x open, +y open
+        0 => (1611, 1632),
+        /// +x filled, +y open
+        1 => (1632, 1634),
+        /// +x open, +y filled
+        2 => (1634, 1647),
+        /// +x filled, +y filled
+        _ => (1647, 1647),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 71 at (23, 2, 0): the index reads +x = cell 74.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_71(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(74) << 0 {
+        /// +x open
+        0 => (1647, 1654),
+        /// +x filled
+        _ => (1654, 1654),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 72 at (24, 0, 0): the index reads +x = cell 75, +y = cell 73.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_72(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(75) << 0 | occ.bit_at(73) << 1 {
+        /// +x open, +y open
+        0 => (1654, 1667),
+        /// +x filled, +y open
+        1 => (1667, 1668),
+        /// +x open, +y filled
+        2 => (1668, 1676),
+        /// +x filled, +y filled
+        _ => (1676, 1676),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 73 at (24, 1, 0): the index reads +x = cell 76, +y = cell 74.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_73(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(76) << 0 | occ.bit_at(74) << 1 {
+        /// +x open, +y open
+        0 => (1676, 1696),
+        /// +x filled, +y open
+        1 => (1696, 1698),
+        /// +x open, +y filled
+        2 => (1698, 1713),
+        /// +x filled, +y filled
+        _ => (1713, 1713),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 74 at (24, 2, 0): the index reads +x = cell 77.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_74(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(77) << 0 {
+        /// +x open
+        0 => (1713, 1721),
+        /// +x filled
+        _ => (1721, 1721),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 75 at (25, 0, 0): the index reads +x = cell 78, +y = cell 76.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_75(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(78) << 0 | occ.bit_at(76) << 1 {
+        /// +x open, +y open
+        0 => (1721, 1739),
+        /// +x filled, +y open
+        1 => (1739, 1743),
+        /// +x open, +y filled
+        2 => (1743, 1750),
+        /// +x filled, +y filled
+        _ => (1750, 1750),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 76 at (25, 1, 0): the index reads +x = cell 79, +y = cell 77.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_76(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(79) << 0 | occ.bit_at(77) << 1 {
+        /// +x open, +y open
+        0 => (1750, 1768),
+        /// +x filled, +y open
+        1 => (1768, 1770),
+        /// +x open, +y filled
+        2 => (1770, 1783),
+        /// +x filled, +y filled
+        _ => (1783, 1783),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 77 at (25, 2, 0): the index reads +x = cell 80.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_77(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(80) << 0 {
+        /// +x open
+        0 => (1783, 1790),
+        /// +x filled
+        _ => (1790, 1790),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 78 at (26, 0, 0): the index reads +x = cell 81, +y = cell 79.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_78(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(81) << 0 | occ.bit_at(79) << 1 {
+        /// +x open, +y open
+        0 => (1790, 1802),
+        /// +x filled, +y open
+        1 => (1802, 1803),
+        /// +x open, +y filled
+        2 => (1803, 1810),
+        /// +x filled, +y filled
+        _ => (1810, 1810),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 79 at (26, 1, 0): the index reads +x = cell 82, +y = cell 80.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_79(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(82) << 0 | occ.bit_at(80) << 1 {
+        /// +x open, +y open
+        0 => (1810, 1826),
+        /// +x filled, +y open
+        1 => (1826, 1828),
+        /// +x open, +y filled
+        2 => (1828, 1839),
+        /// +x filled, +y filled
+        _ => (1839, 1839),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 80 at (26, 2, 0): the index reads +x = cell 83.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_80(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(83) << 0 {
+        /// +x open
+        0 => (1839, 1846),
+        /// +x filled
+        _ => (1846, 1846),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 81 at (27, 0, 0): the index reads +x = cell 84, +y = cell 82.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_81(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(84) << 0 | occ.bit_at(82) << 1 {
+        /// +x open, +y open
+        0 => (1846, 1850),
+        /// +x filled, +y open
+        1 => (1850, 1850),
+        /// +x open, +y filled
+        2 => (1850, 1852),
+        /// +x filled, +y filled
+        _ => (1852, 1852),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 82 at (27, 1, 0): the index reads +x = cell 85, +y = cell 83.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_82(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(85) << 0 | occ.bit_at(83) << 1 {
+        /// +x open, +y open
+        0 => (1852, 1857),
+        /// +x filled, +y open
+        1 => (1857, 1858),
+        /// +x open, +y filled
+        2 => (1858, 1861),
+        /// +x filled, +y filled
+        _ => (1861, 1861),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 83 at (27, 2, 0): the index reads +x = cell 86.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_83(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(86) << 0 {
+        /// +x open
+        0 => (1861, 1863),
+        /// +x filled
+        _ => (1863, 1863),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 84 at (28, 0, 0): the index reads +x = cell 87, +y = cell 85.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_84(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(87) << 0 | occ.bit_at(85) << 1 {
+        /// +x open, +y open
+        0 => (1863, 1865),
+        /// +x filled, +y open
+        1 => (1865, 1865),
+        /// +x open, +y filled
+        2 => (1865, 1866),
+        /// +x filled, +y filled
+        _ => (1866, 1866),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 85 at (28, 1, 0): the index reads +x = cell 88, +y = cell 86.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_85(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(88) << 0 | occ.bit_at(86) << 1 {
+        /// +x open, +y open
+        0 => (1866, 1867),
+        /// +x filled, +y open
+        1 => (1867, 1867),
+        /// +x open, +y filled
+        2 => (1867, 1867),
+        /// +x filled, +y filled
+        _ => (1867, 1867),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 86 at (28, 2, 0): the index reads +x = cell 89.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_86(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(89) << 0 {
+        /// +x open
+        0 => (1867, 1867),
+        /// +x filled
+        _ => (1867, 1867),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 87 at (29, 0, 0): the index reads +y = cell 88.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_87(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(88) << 0 {
+        /// +y open
+        0 => (1867, 1867),
+        /// +y filled
+        _ => (1867, 1867),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 88 at (29, 1, 0): the index reads +y = cell 89.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_88(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = match occ.bit_at(89) << 0 {
+        /// +y open
+        0 => (1867, 1867),
+        /// +y filled
+        _ => (1867, 1867),
+    };
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// Cell 89 at (29, 2, 0): no neighbour can be open here.
+#[inline(never)]
+#[allow(unused_doc_comments)]
+fn cell_89(_occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    let (start, end) = (1867, 1867);
+    ::runtime::fila::Span {
+        list: &CELLS,
+        start,
+        end,
+    }
+}
+/// The image list sets of every cell, one after another; each cell's index
+/// function gives the part for the state of its neighbours.
+static CELLS: ::runtime::fila::List<'static, Word> = ::runtime::fila::List {
+    masks: CELL_MASKS,
+    images: CELL_IMAGES,
+    shapes: CELL_SHAPES,
+};
+/// The occupancy masks of the images of every cell's image list sets. Stored in `one_sided_30x3/cell_masks.bin`: 1867 little-endian 128-bit words.
+static CELL_MASKS: &[Word] = {
+    static BYTES: ::runtime::fila::data::Bytes<29872> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/cell_masks.bin"),
+    );
+    BYTES.slice()
+};
+/// Their image numbers. Stored in `one_sided_30x3/cell_images.bin`: 1867 little-endian u16s.
+static CELL_IMAGES: &[u16] = {
+    static BYTES: ::runtime::fila::data::Bytes<3734> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/cell_images.bin"),
+    );
+    BYTES.slice()
+};
+/// Their shapes. Stored in `one_sided_30x3/cell_shapes.bin`: 1867 little-endian u8s.
+static CELL_SHAPES: &[u8] = {
+    static BYTES: ::runtime::fila::data::Bytes<1867> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/cell_shapes.bin"),
+    );
+    BYTES.slice()
+};
+/// The tables of the volume and parity backtracks.
+static PRUNING: ::runtime::fila::Pruning<'static, Word> = ::runtime::fila::Pruning {
+    halo: HALO,
+    neighbours: &[],
+    fillable: ::runtime::fila::Fillable::Multiple(5),
+    black: 0x0000_0000_0155_5555_5555_5555_5555_5555_u128,
+    balances: Some(
+        &[
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-3, 3],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+            &[-1, 1],
+        ],
+    ),
+};
+/// The open cells around each image: a region its placement closes off touches it. Stored in `one_sided_30x3/halo.bin`: 1160 little-endian 128-bit words.
+static HALO: &[Word] = {
+    static BYTES: ::runtime::fila::data::Bytes<18560> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/halo.bin"),
+    );
+    BYTES.slice()
+};
 /// The cells before the tail's.
 const BEFORE_TAIL: Word = 0x0000_0000_0000_0000_0000_0000_03ff_ffff_u128;
 /// The solver of cells 26.. (its cell 0 is cell 26 here), in a 64-bit word.
-#[allow(dead_code)]
-mod tail {
+pub mod tail {
+    #[allow(unused_imports)]
+    use ::runtime::fila::{Tables, Word as _};
     /// The occupancy word: bit `c` is set when cell `c` is filled.
     type Word = u64;
-    /// No cell filled.
-    const ZERO: Word = 0;
-    /// Only cell `c` filled.
-    #[allow(dead_code)]
-    #[inline(always)]
-    fn bit(c: usize) -> Word {
-        1 << c
-    }
-    /// Whether cell `c` is filled, as 0 or 1.
-    #[allow(dead_code)]
-    #[inline(always)]
-    fn bit_at(w: Word, c: u32) -> usize {
-        (w >> c) as usize & 1
-    }
-    /// `w` without its lowest filled cell.
-    #[allow(dead_code)]
-    #[inline(always)]
-    fn clear_lowest(w: Word) -> Word {
-        w & (w - 1)
-    }
-    /// Only the lowest filled cell of `w`.
-    #[allow(dead_code)]
-    #[inline(always)]
-    fn lowest(w: Word) -> Word {
-        w & w.wrapping_neg()
-    }
-    /// Pieces to place in every solution.
-    const PIECES: usize = 18;
-    /// The F heuristic throughout: this solver has no E stage.
-    const F_FROM: usize = 18;
     /// Copies of each shape.
     const COPIES: [u8; 18] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
-    /// Every shape available.
-    const ALL_SHAPES: u64 = 262143u64;
     /// Every cell filled.
     const FULL: Word = 0xffff_ffff_ffff_ffff_u64;
-    /// The FILA search with the F heuristic, every image list a constant.
-    pub struct Solver {
-        /// The images placed so far; sized so that indexing by `& 63` needs no check.
-        stack: [u16; 64],
-        copies: [u8; 18],
-        /// Counts by pieces left, sized like `stack`.
-        attempts: [u64; 64],
-        fits: [u64; 64],
-        stop: bool,
-        /// Nodes with this many pieces left go back to the driver (0: none).
-        floor: usize,
-        /// The volume and parity backtracks apply while more than this many pieces
-        /// are left (`usize::MAX`: never); `prune_from` is the smaller.
-        volume_from: usize,
-        parity_from: usize,
-        prune_from: usize,
-        /// The E heuristic while more than this many pieces are left, then F.
-        f_from: usize,
-    }
-    impl Default for Solver {
-        fn default() -> Self {
-            Self::new()
-        }
-    }
-    impl Solver {
-        pub fn new() -> Self {
-            Solver {
-                stack: [0; 64],
-                copies: COPIES,
-                attempts: [0; 64],
-                fits: [0; 64],
-                stop: false,
-                floor: 0,
-                volume_from: usize::MAX,
-                parity_from: usize::MAX,
-                prune_from: usize::MAX,
-                f_from: F_FROM,
-            }
-        }
-        /// Tries the images `start..end` of the tables `masks`, `images`, `shapes` whose
-        /// shape is available: the fits of eight at a time are found without a branch
-        /// per image (in one vector register where the machine has them), together with
-        /// the test for open regions too small for any piece; then each fit is placed.
+    /// The neighbour relations as shifts of the word: every cell of `from`
+    /// has its neighbour in one direction at its own number plus `by`.
+    const SHIFTS: [::runtime::fila::Shift<Word>; 4] = [
+        ::runtime::fila::Shift {
+            by: -3,
+            from: 0xffff_ffff_ffff_fff8_u64,
+        },
+        ::runtime::fila::Shift {
+            by: -1,
+            from: 0xdb6d_b6db_6db6_db6c_u64,
+        },
+        ::runtime::fila::Shift {
+            by: 3,
+            from: 0x1fff_ffff_ffff_ffff_u64,
+        },
+        ::runtime::fila::Shift {
+            by: 1,
+            from: 0x6db6_db6d_b6db_6db6_u64,
+        },
+    ];
+    /// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
+    #[derive(Clone, Copy, Default)]
+    pub struct Puzzle;
+    impl ::runtime::fila::Tables for Puzzle {
+        type Word = Word;
+        type Top = ::runtime::fila::L18;
+        type Tail = ::runtime::fila::NoTail<Word>;
         #[inline(always)]
-        #[allow(clippy::too_many_arguments)]
-        fn try_table<const L: usize>(
-            &mut self,
-            ctx: &mut ::runtime::Context<'_>,
-            occ: Word,
-            avail: u64,
-            masks: &[Word],
-            images: &[u16],
-            shapes: &[u8],
-            start: usize,
-            end: usize,
-        ) {
-            let left = L;
-            let o = Lanes::splat(occ);
-            let mut base = start;
-            while base < end {
-                let stop = if end - base > 64 { base + 64 } else { end };
-                let mut tried: u32 = 0;
-                let mut fits: u64 = 0;
-                let mut at = base;
-                while at < stop {
-                    let m = Lanes::load(masks[at..at + 8].try_into().unwrap());
-                    let valid = if stop - at >= 8 {
-                        0xff
-                    } else {
-                        (1u8 << (stop - at)) - 1
-                    };
-                    let available = Lanes::available(
-                        avail,
-                        shapes[at..at + 8].try_into().unwrap(),
-                    ) & valid;
-                    tried += available.count_ones();
-                    let fit = available & (o & m).zero_lanes()
-                        & isolated_lanes(o | m).zero_lanes();
-                    fits |= (fit as u64) << (at - base);
-                    at += 8;
-                }
-                self.attempts[left & 63] += tried as u64;
-                while fits != 0 {
-                    let k = base + fits.trailing_zeros() as usize;
-                    fits &= fits - 1;
-                    let s = shapes[k] as usize;
-                    if self
-                        .place::<L>(ctx, occ | masks[k], avail & !(1u64 << s), images[k])
-                    {
-                        return;
-                    }
-                }
-                base = stop;
-            }
+        fn copies(&self) -> &[u8] {
+            &COPIES
         }
-        /// Places image `image` (its mask already in `occ`) and searches on. Returns
-        /// true when the search must stop.
         #[inline(always)]
-        fn place<const L: usize>(
-            &mut self,
-            ctx: &mut ::runtime::Context<'_>,
-            occ: Word,
-            next: u64,
-            image: u16,
-        ) -> bool {
-            let left = L;
-            let below = left.wrapping_sub(1);
-            self.fits[left & 63] += 1;
-            if below > self.prune_from && !self.prune_ok(occ, next, below, image) {
-                return self.stop;
-            }
-            self.stack[PIECES.wrapping_sub(left) & 63] = image;
-            self.descend(ctx, occ, next, below);
-            self.stop
+        fn one_per_shape(&self) -> bool {
+            true
         }
-        /// Searches below a node with `left` pieces left.
         #[inline(always)]
-        fn descend(
-            &mut self,
-            ctx: &mut ::runtime::Context<'_>,
-            occ: Word,
-            avail: u64,
-            left: usize,
-        ) {
-            match left {
-                0 => self.search::<0>(ctx, occ, avail),
-                1 => self.search::<1>(ctx, occ, avail),
-                2 => self.search::<2>(ctx, occ, avail),
-                3 => self.search::<3>(ctx, occ, avail),
-                4 => self.search::<4>(ctx, occ, avail),
-                5 => self.search::<5>(ctx, occ, avail),
-                6 => self.search::<6>(ctx, occ, avail),
-                7 => self.search::<7>(ctx, occ, avail),
-                8 => self.search::<8>(ctx, occ, avail),
-                9 => self.search::<9>(ctx, occ, avail),
-                10 => self.search::<10>(ctx, occ, avail),
-                11 => self.search::<11>(ctx, occ, avail),
-                12 => self.search::<12>(ctx, occ, avail),
-                13 => self.search::<13>(ctx, occ, avail),
-                14 => self.search::<14>(ctx, occ, avail),
-                15 => self.search::<15>(ctx, occ, avail),
-                16 => self.search::<16>(ctx, occ, avail),
-                17 => self.search::<17>(ctx, occ, avail),
-                18 => self.search::<18>(ctx, occ, avail),
-                _ => unreachable!("at most PIECES pieces are left"),
-            }
+        fn full(&self) -> Word {
+            FULL
         }
-        /// Targets the first open cell.
-        fn search<const L: usize>(
-            &mut self,
-            ctx: &mut ::runtime::Context<'_>,
-            occ: Word,
-            avail: u64,
-        ) {
-            let left = L;
-            if left <= self.floor {
-                if left == 0 {
-                    if !ctx.report(&self.stack[..PIECES]) {
-                        self.stop = true;
-                    }
-                } else {
-                    ctx.cut(&self.stack[..PIECES - left]);
-                }
-                return;
-            }
-            let c = (!occ).trailing_zeros() as usize & 63;
-            let set = F_SET_BASE[c] as usize + gather(occ, F_CONTEXT[c]);
-            let (start, end) = (F_INDEX[set] as usize, F_INDEX[set + 1] as usize);
-            self.try_table::<
-                    L,
-                >(ctx, occ, avail, &F_MASKS, &F_IMAGES, &F_SHAPES, start, end);
+        #[inline(always)]
+        fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
+            Some(&SHIFTS)
         }
-        /// Whether the volume and parity backtracks, where they apply with `remaining`
-        /// pieces left to place, let the search go on below the placement of `image`.
-        #[inline(never)]
-        fn prune_ok(&self, occ: Word, avail: u64, remaining: usize, image: u16) -> bool {
-            (remaining <= self.volume_from || self.volume_ok(occ, avail, image))
-                && (remaining <= self.parity_from || self.parity_ok(occ, avail))
+        #[inline(always)]
+        fn isolation(&self) -> ::runtime::fila::Isolation {
+            ::runtime::fila::Isolation::Pairs
+        }
+        #[inline(always)]
+        fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
+            F_TABLE.span(occ)
+        }
+        #[inline(always)]
+        fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
+            None
+        }
+        #[inline(always)]
+        fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
+            &PRUNING
+        }
+        #[inline(always)]
+        fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
+            None
+        }
+        #[inline(always)]
+        fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
+            occ
         }
     }
-    impl Solver {
-        /// Takes the run's settings, for this solver and its tails, and clears the
-        /// counts.
-        pub fn configure(
-            &mut self,
-            floor: usize,
-            volume_from: usize,
-            parity_from: usize,
-            f_from: usize,
-        ) {
-            self.floor = floor;
-            self.volume_from = volume_from;
-            self.parity_from = parity_from;
-            self.prune_from = volume_from.min(parity_from);
-            self.f_from = f_from;
-            self.attempts = [0; 64];
-            self.fits = [0; 64];
-        }
-    }
-    impl Solver {
-        /// Searches on from a node of the wider solver where every cell before this
-        /// solver's is filled: `occ` is the occupancy of this solver's cells, `stack`
-        /// and `copies` the wider solver's. Returns true when the search must stop.
-        pub fn enter(
-            &mut self,
-            ctx: &mut ::runtime::Context<'_>,
-            occ: Word,
-            avail: u64,
-            left: usize,
-            stack: &[u16; 64],
-            copies: &[u8; 18],
-        ) -> bool {
-            self.stack = *stack;
-            self.copies = *copies;
-            self.stop = false;
-            self.descend(ctx, occ, avail, left);
-            self.stop
-        }
-        /// Adds the counts of this solver (and its tail) to `attempts` and `fits`,
-        /// and clears them.
-        pub fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]) {
-            for k in 0..64 {
-                attempts[k] += self.attempts[k];
-                fits[k] += self.fits[k];
-            }
-            self.attempts = [0; 64];
-            self.fits = [0; 64];
-        }
-    }
+    /// The F stage's image list sets: each cell's, indexed by the occupancy of its
+    /// context cells (NOF) gathered from the word.
+    static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
+        context: &F_CONTEXT,
+        set_base: &F_SET_BASE,
+        index: F_INDEX,
+        list: ::runtime::fila::List {
+            masks: F_MASKS,
+            images: F_IMAGES,
+            shapes: F_SHAPES,
+        },
+    };
     /// For each cell, the later cells whose occupancy selects its image list set (NOF):
     /// those that the most of its images cover.
     const F_CONTEXT: [Word; 64] = [
@@ -7433,3368 +2045,70 @@ mod tail {
         2688, 2752, 2816, 2880, 2944, 3008, 3072, 3136, 3200, 3264, 3328, 3392, 3456,
         3520, 3584, 3648, 3680, 3712, 3728, 3729, 3730, 3731,
     ];
-    /// Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape.
-    static F_INDEX: [u32; 3733] = [
-        0, 7, 11, 11, 11, 14, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17, 17, 21, 23, 23, 23,
-        25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 29, 30, 30, 30, 30, 30, 30, 30,
-        31, 31, 31, 31, 31, 31, 31, 31, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32,
-        32, 32, 32, 32, 45, 53, 54, 54, 60, 64, 64, 64, 68, 70, 71, 71, 71, 71, 71, 71,
-        76, 79, 79, 79, 82, 84, 84, 84, 84, 84, 84, 84, 84, 84, 84, 84, 92, 96, 97, 97,
-        99, 100, 100, 100, 104, 106, 107, 107, 107, 107, 107, 107, 108, 108, 108, 108,
-        108, 108, 108, 108, 108, 108, 108, 108, 108, 108, 108, 108, 128, 143, 145, 145,
-        157, 168, 168, 168, 172, 174, 175, 175, 176, 177, 177, 177, 189, 199, 199, 199,
-        208, 216, 216, 216, 217, 218, 218, 218, 219, 220, 220, 220, 232, 240, 242, 242,
-        247, 252, 252, 252, 256, 258, 259, 259, 260, 261, 261, 261, 266, 270, 270, 270,
-        273, 276, 276, 276, 277, 278, 278, 278, 279, 280, 280, 280, 288, 292, 292, 292,
-        295, 297, 297, 297, 299, 299, 299, 299, 299, 299, 299, 299, 304, 306, 306, 306,
-        308, 309, 309, 309, 310, 310, 310, 310, 310, 310, 310, 310, 314, 315, 315, 315,
-        315, 315, 315, 315, 317, 317, 317, 317, 317, 317, 317, 317, 319, 319, 319, 319,
-        319, 319, 319, 319, 320, 320, 320, 320, 320, 320, 320, 320, 338, 345, 357, 364,
-        368, 368, 369, 369, 378, 382, 388, 392, 393, 393, 393, 393, 401, 402, 405, 406,
-        410, 410, 411, 411, 413, 413, 413, 413, 414, 414, 414, 414, 424, 427, 432, 435,
-        437, 437, 437, 437, 443, 445, 448, 450, 451, 451, 451, 451, 455, 455, 455, 455,
-        457, 457, 457, 457, 459, 459, 459, 459, 460, 460, 460, 460, 478, 491, 493, 493,
-        504, 514, 514, 514, 518, 520, 521, 521, 522, 523, 523, 523, 534, 543, 543, 543,
-        552, 560, 560, 560, 561, 562, 562, 562, 563, 564, 564, 564, 574, 580, 582, 582,
-        586, 590, 590, 590, 594, 596, 597, 597, 598, 599, 599, 599, 603, 606, 606, 606,
-        609, 612, 612, 612, 613, 614, 614, 614, 615, 616, 616, 616, 623, 627, 627, 627,
-        630, 632, 632, 632, 633, 633, 633, 633, 633, 633, 633, 633, 637, 639, 639, 639,
-        641, 642, 642, 642, 642, 642, 642, 642, 642, 642, 642, 642, 645, 646, 646, 646,
-        646, 646, 646, 646, 647, 647, 647, 647, 647, 647, 647, 647, 648, 648, 648, 648,
-        648, 648, 648, 648, 648, 648, 648, 648, 648, 648, 648, 648, 664, 674, 676, 676,
-        682, 686, 686, 686, 692, 695, 697, 697, 697, 697, 697, 697, 704, 709, 709, 709,
-        712, 714, 714, 714, 715, 716, 716, 716, 716, 716, 716, 716, 727, 733, 735, 735,
-        737, 738, 738, 738, 744, 747, 749, 749, 749, 749, 749, 749, 752, 754, 754, 754,
-        754, 754, 754, 754, 755, 756, 756, 756, 756, 756, 756, 756, 778, 794, 796, 796,
-        808, 818, 818, 818, 824, 828, 829, 829, 830, 831, 831, 831, 845, 856, 856, 856,
-        866, 874, 874, 874, 876, 878, 878, 878, 879, 880, 880, 880, 894, 903, 905, 905,
-        910, 914, 914, 914, 920, 924, 925, 925, 926, 927, 927, 927, 934, 939, 939, 939,
-        943, 946, 946, 946, 948, 950, 950, 950, 951, 952, 952, 952, 962, 969, 973, 977,
-        977, 977, 977, 977, 982, 985, 987, 989, 989, 989, 989, 989, 992, 993, 993, 993,
-        993, 993, 993, 993, 994, 994, 994, 994, 994, 994, 994, 994, 1000, 1003, 1004,
-        1005, 1005, 1005, 1005, 1005, 1007, 1007, 1007, 1007, 1007, 1007, 1007, 1007,
-        1010, 1011, 1011, 1011, 1011, 1011, 1011, 1011, 1012, 1012, 1012, 1012, 1012,
-        1012, 1012, 1012, 1025, 1033, 1034, 1034, 1041, 1046, 1046, 1046, 1049, 1050,
-        1051, 1051, 1051, 1051, 1051, 1051, 1056, 1059, 1059, 1059, 1062, 1064, 1064,
-        1064, 1064, 1064, 1064, 1064, 1064, 1064, 1064, 1064, 1072, 1076, 1077, 1077,
-        1080, 1082, 1082, 1082, 1085, 1086, 1087, 1087, 1087, 1087, 1087, 1087, 1088,
-        1088, 1088, 1088, 1088, 1088, 1088, 1088, 1088, 1088, 1088, 1088, 1088, 1088,
-        1088, 1088, 1107, 1121, 1123, 1123, 1135, 1146, 1146, 1146, 1150, 1152, 1153,
-        1153, 1154, 1155, 1155, 1155, 1166, 1175, 1175, 1175, 1184, 1192, 1192, 1192,
-        1193, 1194, 1194, 1194, 1195, 1196, 1196, 1196, 1207, 1214, 1216, 1216, 1221,
-        1226, 1226, 1226, 1230, 1232, 1233, 1233, 1234, 1235, 1235, 1235, 1239, 1242,
-        1242, 1242, 1245, 1248, 1248, 1248, 1249, 1250, 1250, 1250, 1251, 1252, 1252,
-        1252, 1260, 1265, 1265, 1265, 1268, 1270, 1270, 1270, 1271, 1271, 1271, 1271,
-        1271, 1271, 1271, 1271, 1276, 1279, 1279, 1279, 1281, 1282, 1282, 1282, 1282,
-        1282, 1282, 1282, 1282, 1282, 1282, 1282, 1286, 1288, 1288, 1288, 1288, 1288,
-        1288, 1288, 1289, 1289, 1289, 1289, 1289, 1289, 1289, 1289, 1291, 1292, 1292,
-        1292, 1292, 1292, 1292, 1292, 1292, 1292, 1292, 1292, 1292, 1292, 1292, 1292,
-        1308, 1316, 1319, 1319, 1325, 1329, 1329, 1329, 1336, 1338, 1341, 1341, 1341,
-        1341, 1341, 1341, 1349, 1353, 1354, 1354, 1357, 1359, 1359, 1359, 1362, 1363,
-        1364, 1364, 1364, 1364, 1364, 1364, 1375, 1379, 1382, 1382, 1384, 1385, 1385,
-        1385, 1392, 1394, 1397, 1397, 1397, 1397, 1397, 1397, 1401, 1402, 1403, 1403,
-        1403, 1403, 1403, 1403, 1406, 1407, 1408, 1408, 1408, 1408, 1408, 1408, 1429,
-        1442, 1444, 1444, 1457, 1467, 1467, 1467, 1473, 1475, 1476, 1476, 1478, 1479,
-        1479, 1479, 1493, 1502, 1502, 1502, 1513, 1521, 1521, 1521, 1524, 1525, 1525,
-        1525, 1527, 1528, 1528, 1528, 1541, 1547, 1549, 1549, 1555, 1559, 1559, 1559,
-        1565, 1567, 1568, 1568, 1570, 1571, 1571, 1571, 1578, 1581, 1581, 1581, 1586,
-        1589, 1589, 1589, 1592, 1593, 1593, 1593, 1595, 1596, 1596, 1596, 1603, 1607,
-        1607, 1607, 1610, 1612, 1612, 1612, 1613, 1613, 1613, 1613, 1613, 1613, 1613,
-        1613, 1617, 1619, 1619, 1619, 1621, 1622, 1622, 1622, 1622, 1622, 1622, 1622,
-        1622, 1622, 1622, 1622, 1625, 1626, 1626, 1626, 1626, 1626, 1626, 1626, 1627,
-        1627, 1627, 1627, 1627, 1627, 1627, 1627, 1628, 1628, 1628, 1628, 1628, 1628,
-        1628, 1628, 1628, 1628, 1628, 1628, 1628, 1628, 1628, 1628, 1641, 1649, 1650,
-        1650, 1656, 1660, 1660, 1660, 1664, 1666, 1667, 1667, 1667, 1667, 1667, 1667,
-        1672, 1675, 1675, 1675, 1678, 1680, 1680, 1680, 1680, 1680, 1680, 1680, 1680,
-        1680, 1680, 1680, 1688, 1692, 1693, 1693, 1695, 1696, 1696, 1696, 1700, 1702,
-        1703, 1703, 1703, 1703, 1703, 1703, 1704, 1704, 1704, 1704, 1704, 1704, 1704,
-        1704, 1704, 1704, 1704, 1704, 1704, 1704, 1704, 1704, 1724, 1739, 1741, 1741,
-        1753, 1764, 1764, 1764, 1768, 1770, 1771, 1771, 1772, 1773, 1773, 1773, 1785,
-        1795, 1795, 1795, 1804, 1812, 1812, 1812, 1813, 1814, 1814, 1814, 1815, 1816,
-        1816, 1816, 1828, 1836, 1838, 1838, 1843, 1848, 1848, 1848, 1852, 1854, 1855,
-        1855, 1856, 1857, 1857, 1857, 1862, 1866, 1866, 1866, 1869, 1872, 1872, 1872,
-        1873, 1874, 1874, 1874, 1875, 1876, 1876, 1876, 1884, 1888, 1888, 1888, 1891,
-        1893, 1893, 1893, 1895, 1895, 1895, 1895, 1895, 1895, 1895, 1895, 1900, 1902,
-        1902, 1902, 1904, 1905, 1905, 1905, 1906, 1906, 1906, 1906, 1906, 1906, 1906,
-        1906, 1910, 1911, 1911, 1911, 1911, 1911, 1911, 1911, 1913, 1913, 1913, 1913,
-        1913, 1913, 1913, 1913, 1915, 1915, 1915, 1915, 1915, 1915, 1915, 1915, 1916,
-        1916, 1916, 1916, 1916, 1916, 1916, 1916, 1934, 1941, 1953, 1960, 1964, 1964,
-        1965, 1965, 1974, 1978, 1984, 1988, 1989, 1989, 1989, 1989, 1997, 1998, 2001,
-        2002, 2006, 2006, 2007, 2007, 2009, 2009, 2009, 2009, 2010, 2010, 2010, 2010,
-        2020, 2023, 2028, 2031, 2033, 2033, 2033, 2033, 2039, 2041, 2044, 2046, 2047,
-        2047, 2047, 2047, 2051, 2051, 2051, 2051, 2053, 2053, 2053, 2053, 2055, 2055,
-        2055, 2055, 2056, 2056, 2056, 2056, 2074, 2087, 2089, 2089, 2100, 2110, 2110,
-        2110, 2114, 2116, 2117, 2117, 2118, 2119, 2119, 2119, 2130, 2139, 2139, 2139,
-        2148, 2156, 2156, 2156, 2157, 2158, 2158, 2158, 2159, 2160, 2160, 2160, 2170,
-        2176, 2178, 2178, 2182, 2186, 2186, 2186, 2190, 2192, 2193, 2193, 2194, 2195,
-        2195, 2195, 2199, 2202, 2202, 2202, 2205, 2208, 2208, 2208, 2209, 2210, 2210,
-        2210, 2211, 2212, 2212, 2212, 2219, 2223, 2223, 2223, 2226, 2228, 2228, 2228,
-        2229, 2229, 2229, 2229, 2229, 2229, 2229, 2229, 2233, 2235, 2235, 2235, 2237,
-        2238, 2238, 2238, 2238, 2238, 2238, 2238, 2238, 2238, 2238, 2238, 2241, 2242,
-        2242, 2242, 2242, 2242, 2242, 2242, 2243, 2243, 2243, 2243, 2243, 2243, 2243,
-        2243, 2244, 2244, 2244, 2244, 2244, 2244, 2244, 2244, 2244, 2244, 2244, 2244,
-        2244, 2244, 2244, 2244, 2260, 2270, 2272, 2272, 2278, 2282, 2282, 2282, 2288,
-        2291, 2293, 2293, 2293, 2293, 2293, 2293, 2300, 2305, 2305, 2305, 2308, 2310,
-        2310, 2310, 2311, 2312, 2312, 2312, 2312, 2312, 2312, 2312, 2323, 2329, 2331,
-        2331, 2333, 2334, 2334, 2334, 2340, 2343, 2345, 2345, 2345, 2345, 2345, 2345,
-        2348, 2350, 2350, 2350, 2350, 2350, 2350, 2350, 2351, 2352, 2352, 2352, 2352,
-        2352, 2352, 2352, 2374, 2390, 2392, 2392, 2404, 2414, 2414, 2414, 2420, 2424,
-        2425, 2425, 2426, 2427, 2427, 2427, 2441, 2452, 2452, 2452, 2462, 2470, 2470,
-        2470, 2472, 2474, 2474, 2474, 2475, 2476, 2476, 2476, 2490, 2499, 2501, 2501,
-        2506, 2510, 2510, 2510, 2516, 2520, 2521, 2521, 2522, 2523, 2523, 2523, 2530,
-        2535, 2535, 2535, 2539, 2542, 2542, 2542, 2544, 2546, 2546, 2546, 2547, 2548,
-        2548, 2548, 2558, 2565, 2569, 2573, 2573, 2573, 2573, 2573, 2578, 2581, 2583,
-        2585, 2585, 2585, 2585, 2585, 2588, 2589, 2589, 2589, 2589, 2589, 2589, 2589,
-        2590, 2590, 2590, 2590, 2590, 2590, 2590, 2590, 2596, 2599, 2600, 2601, 2601,
-        2601, 2601, 2601, 2603, 2603, 2603, 2603, 2603, 2603, 2603, 2603, 2606, 2607,
-        2607, 2607, 2607, 2607, 2607, 2607, 2608, 2608, 2608, 2608, 2608, 2608, 2608,
-        2608, 2621, 2629, 2630, 2630, 2637, 2642, 2642, 2642, 2645, 2646, 2647, 2647,
-        2647, 2647, 2647, 2647, 2652, 2655, 2655, 2655, 2658, 2660, 2660, 2660, 2660,
-        2660, 2660, 2660, 2660, 2660, 2660, 2660, 2668, 2672, 2673, 2673, 2676, 2678,
-        2678, 2678, 2681, 2682, 2683, 2683, 2683, 2683, 2683, 2683, 2684, 2684, 2684,
-        2684, 2684, 2684, 2684, 2684, 2684, 2684, 2684, 2684, 2684, 2684, 2684, 2684,
-        2703, 2717, 2719, 2719, 2731, 2742, 2742, 2742, 2746, 2748, 2749, 2749, 2750,
-        2751, 2751, 2751, 2762, 2771, 2771, 2771, 2780, 2788, 2788, 2788, 2789, 2790,
-        2790, 2790, 2791, 2792, 2792, 2792, 2803, 2810, 2812, 2812, 2817, 2822, 2822,
-        2822, 2826, 2828, 2829, 2829, 2830, 2831, 2831, 2831, 2835, 2838, 2838, 2838,
-        2841, 2844, 2844, 2844, 2845, 2846, 2846, 2846, 2847, 2848, 2848, 2848, 2856,
-        2861, 2861, 2861, 2864, 2866, 2866, 2866, 2867, 2867, 2867, 2867, 2867, 2867,
-        2867, 2867, 2872, 2875, 2875, 2875, 2877, 2878, 2878, 2878, 2878, 2878, 2878,
-        2878, 2878, 2878, 2878, 2878, 2882, 2884, 2884, 2884, 2884, 2884, 2884, 2884,
-        2885, 2885, 2885, 2885, 2885, 2885, 2885, 2885, 2887, 2888, 2888, 2888, 2888,
-        2888, 2888, 2888, 2888, 2888, 2888, 2888, 2888, 2888, 2888, 2888, 2904, 2912,
-        2915, 2915, 2921, 2925, 2925, 2925, 2932, 2934, 2937, 2937, 2937, 2937, 2937,
-        2937, 2945, 2949, 2950, 2950, 2953, 2955, 2955, 2955, 2958, 2959, 2960, 2960,
-        2960, 2960, 2960, 2960, 2971, 2975, 2978, 2978, 2980, 2981, 2981, 2981, 2988,
-        2990, 2993, 2993, 2993, 2993, 2993, 2993, 2997, 2998, 2999, 2999, 2999, 2999,
-        2999, 2999, 3002, 3003, 3004, 3004, 3004, 3004, 3004, 3004, 3025, 3038, 3040,
-        3040, 3053, 3063, 3063, 3063, 3069, 3071, 3072, 3072, 3074, 3075, 3075, 3075,
-        3089, 3098, 3098, 3098, 3109, 3117, 3117, 3117, 3120, 3121, 3121, 3121, 3123,
-        3124, 3124, 3124, 3137, 3143, 3145, 3145, 3151, 3155, 3155, 3155, 3161, 3163,
-        3164, 3164, 3166, 3167, 3167, 3167, 3174, 3177, 3177, 3177, 3182, 3185, 3185,
-        3185, 3188, 3189, 3189, 3189, 3191, 3192, 3192, 3192, 3199, 3203, 3203, 3203,
-        3206, 3208, 3208, 3208, 3209, 3209, 3209, 3209, 3209, 3209, 3209, 3209, 3213,
-        3215, 3215, 3215, 3217, 3218, 3218, 3218, 3218, 3218, 3218, 3218, 3218, 3218,
-        3218, 3218, 3221, 3222, 3222, 3222, 3222, 3222, 3222, 3222, 3223, 3223, 3223,
-        3223, 3223, 3223, 3223, 3223, 3224, 3224, 3224, 3224, 3224, 3224, 3224, 3224,
-        3224, 3224, 3224, 3224, 3224, 3224, 3224, 3224, 3237, 3245, 3246, 3246, 3252,
-        3256, 3256, 3256, 3260, 3262, 3263, 3263, 3263, 3263, 3263, 3263, 3268, 3271,
-        3271, 3271, 3274, 3276, 3276, 3276, 3276, 3276, 3276, 3276, 3276, 3276, 3276,
-        3276, 3284, 3288, 3289, 3289, 3291, 3292, 3292, 3292, 3296, 3298, 3299, 3299,
-        3299, 3299, 3299, 3299, 3300, 3300, 3300, 3300, 3300, 3300, 3300, 3300, 3300,
-        3300, 3300, 3300, 3300, 3300, 3300, 3300, 3320, 3335, 3337, 3337, 3349, 3360,
-        3360, 3360, 3364, 3366, 3367, 3367, 3368, 3369, 3369, 3369, 3381, 3391, 3391,
-        3391, 3400, 3408, 3408, 3408, 3409, 3410, 3410, 3410, 3411, 3412, 3412, 3412,
-        3424, 3432, 3434, 3434, 3439, 3444, 3444, 3444, 3448, 3450, 3451, 3451, 3452,
-        3453, 3453, 3453, 3458, 3462, 3462, 3462, 3465, 3468, 3468, 3468, 3469, 3470,
-        3470, 3470, 3471, 3472, 3472, 3472, 3480, 3484, 3484, 3484, 3487, 3489, 3489,
-        3489, 3491, 3491, 3491, 3491, 3491, 3491, 3491, 3491, 3496, 3498, 3498, 3498,
-        3500, 3501, 3501, 3501, 3502, 3502, 3502, 3502, 3502, 3502, 3502, 3502, 3506,
-        3507, 3507, 3507, 3507, 3507, 3507, 3507, 3509, 3509, 3509, 3509, 3509, 3509,
-        3509, 3509, 3511, 3511, 3511, 3511, 3511, 3511, 3511, 3511, 3512, 3512, 3512,
-        3512, 3512, 3512, 3512, 3512, 3530, 3537, 3549, 3556, 3560, 3560, 3561, 3561,
-        3570, 3574, 3580, 3584, 3585, 3585, 3585, 3585, 3593, 3594, 3597, 3598, 3602,
-        3602, 3603, 3603, 3605, 3605, 3605, 3605, 3606, 3606, 3606, 3606, 3616, 3619,
-        3624, 3627, 3629, 3629, 3629, 3629, 3635, 3637, 3640, 3642, 3643, 3643, 3643,
-        3643, 3647, 3647, 3647, 3647, 3649, 3649, 3649, 3649, 3651, 3651, 3651, 3651,
-        3652, 3652, 3652, 3652, 3670, 3683, 3685, 3685, 3696, 3706, 3706, 3706, 3710,
-        3712, 3713, 3713, 3714, 3715, 3715, 3715, 3726, 3735, 3735, 3735, 3744, 3752,
-        3752, 3752, 3753, 3754, 3754, 3754, 3755, 3756, 3756, 3756, 3766, 3772, 3774,
-        3774, 3778, 3782, 3782, 3782, 3786, 3788, 3789, 3789, 3790, 3791, 3791, 3791,
-        3795, 3798, 3798, 3798, 3801, 3804, 3804, 3804, 3805, 3806, 3806, 3806, 3807,
-        3808, 3808, 3808, 3815, 3819, 3819, 3819, 3822, 3824, 3824, 3824, 3825, 3825,
-        3825, 3825, 3825, 3825, 3825, 3825, 3829, 3831, 3831, 3831, 3833, 3834, 3834,
-        3834, 3834, 3834, 3834, 3834, 3834, 3834, 3834, 3834, 3837, 3838, 3838, 3838,
-        3838, 3838, 3838, 3838, 3839, 3839, 3839, 3839, 3839, 3839, 3839, 3839, 3840,
-        3840, 3840, 3840, 3840, 3840, 3840, 3840, 3840, 3840, 3840, 3840, 3840, 3840,
-        3840, 3840, 3856, 3866, 3868, 3868, 3874, 3878, 3878, 3878, 3884, 3887, 3889,
-        3889, 3889, 3889, 3889, 3889, 3896, 3901, 3901, 3901, 3904, 3906, 3906, 3906,
-        3907, 3908, 3908, 3908, 3908, 3908, 3908, 3908, 3919, 3925, 3927, 3927, 3929,
-        3930, 3930, 3930, 3936, 3939, 3941, 3941, 3941, 3941, 3941, 3941, 3944, 3946,
-        3946, 3946, 3946, 3946, 3946, 3946, 3947, 3948, 3948, 3948, 3948, 3948, 3948,
-        3948, 3970, 3986, 3988, 3988, 4000, 4010, 4010, 4010, 4016, 4020, 4021, 4021,
-        4022, 4023, 4023, 4023, 4037, 4048, 4048, 4048, 4058, 4066, 4066, 4066, 4068,
-        4070, 4070, 4070, 4071, 4072, 4072, 4072, 4086, 4095, 4097, 4097, 4102, 4106,
-        4106, 4106, 4112, 4116, 4117, 4117, 4118, 4119, 4119, 4119, 4126, 4131, 4131,
-        4131, 4135, 4138, 4138, 4138, 4140, 4142, 4142, 4142, 4143, 4144, 4144, 4144,
-        4154, 4161, 4165, 4169, 4169, 4169, 4169, 4169, 4174, 4177, 4179, 4181, 4181,
-        4181, 4181, 4181, 4184, 4185, 4185, 4185, 4185, 4185, 4185, 4185, 4186, 4186,
-        4186, 4186, 4186, 4186, 4186, 4186, 4192, 4195, 4196, 4197, 4197, 4197, 4197,
-        4197, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4202, 4203, 4203, 4203,
-        4203, 4203, 4203, 4203, 4204, 4204, 4204, 4204, 4204, 4204, 4204, 4204, 4217,
-        4225, 4226, 4226, 4233, 4238, 4238, 4238, 4241, 4242, 4243, 4243, 4243, 4243,
-        4243, 4243, 4248, 4251, 4251, 4251, 4254, 4256, 4256, 4256, 4256, 4256, 4256,
-        4256, 4256, 4256, 4256, 4256, 4264, 4268, 4269, 4269, 4272, 4274, 4274, 4274,
-        4277, 4278, 4279, 4279, 4279, 4279, 4279, 4279, 4280, 4280, 4280, 4280, 4280,
-        4280, 4280, 4280, 4280, 4280, 4280, 4280, 4280, 4280, 4280, 4280, 4299, 4313,
-        4315, 4315, 4327, 4338, 4338, 4338, 4342, 4344, 4345, 4345, 4346, 4347, 4347,
-        4347, 4358, 4367, 4367, 4367, 4376, 4384, 4384, 4384, 4385, 4386, 4386, 4386,
-        4387, 4388, 4388, 4388, 4399, 4406, 4408, 4408, 4413, 4418, 4418, 4418, 4422,
-        4424, 4425, 4425, 4426, 4427, 4427, 4427, 4431, 4434, 4434, 4434, 4437, 4440,
-        4440, 4440, 4441, 4442, 4442, 4442, 4443, 4444, 4444, 4444, 4452, 4457, 4457,
-        4457, 4460, 4462, 4462, 4462, 4463, 4463, 4463, 4463, 4463, 4463, 4463, 4463,
-        4468, 4471, 4471, 4471, 4473, 4474, 4474, 4474, 4474, 4474, 4474, 4474, 4474,
-        4474, 4474, 4474, 4478, 4480, 4480, 4480, 4480, 4480, 4480, 4480, 4481, 4481,
-        4481, 4481, 4481, 4481, 4481, 4481, 4483, 4484, 4484, 4484, 4484, 4484, 4484,
-        4484, 4484, 4484, 4484, 4484, 4484, 4484, 4484, 4484, 4500, 4508, 4511, 4511,
-        4517, 4521, 4521, 4521, 4528, 4530, 4533, 4533, 4533, 4533, 4533, 4533, 4541,
-        4545, 4546, 4546, 4549, 4551, 4551, 4551, 4554, 4555, 4556, 4556, 4556, 4556,
-        4556, 4556, 4567, 4571, 4574, 4574, 4576, 4577, 4577, 4577, 4584, 4586, 4589,
-        4589, 4589, 4589, 4589, 4589, 4593, 4594, 4595, 4595, 4595, 4595, 4595, 4595,
-        4598, 4599, 4600, 4600, 4600, 4600, 4600, 4600, 4621, 4634, 4636, 4636, 4649,
-        4659, 4659, 4659, 4665, 4667, 4668, 4668, 4670, 4671, 4671, 4671, 4685, 4694,
-        4694, 4694, 4705, 4713, 4713, 4713, 4716, 4717, 4717, 4717, 4719, 4720, 4720,
-        4720, 4733, 4739, 4741, 4741, 4747, 4751, 4751, 4751, 4757, 4759, 4760, 4760,
-        4762, 4763, 4763, 4763, 4770, 4773, 4773, 4773, 4778, 4781, 4781, 4781, 4784,
-        4785, 4785, 4785, 4787, 4788, 4788, 4788, 4795, 4799, 4799, 4799, 4802, 4804,
-        4804, 4804, 4805, 4805, 4805, 4805, 4805, 4805, 4805, 4805, 4809, 4811, 4811,
-        4811, 4813, 4814, 4814, 4814, 4814, 4814, 4814, 4814, 4814, 4814, 4814, 4814,
-        4817, 4818, 4818, 4818, 4818, 4818, 4818, 4818, 4819, 4819, 4819, 4819, 4819,
-        4819, 4819, 4819, 4820, 4820, 4820, 4820, 4820, 4820, 4820, 4820, 4820, 4820,
-        4820, 4820, 4820, 4820, 4820, 4820, 4833, 4841, 4842, 4842, 4848, 4852, 4852,
-        4852, 4856, 4858, 4859, 4859, 4859, 4859, 4859, 4859, 4864, 4867, 4867, 4867,
-        4870, 4872, 4872, 4872, 4872, 4872, 4872, 4872, 4872, 4872, 4872, 4872, 4880,
-        4884, 4885, 4885, 4887, 4888, 4888, 4888, 4892, 4894, 4895, 4895, 4895, 4895,
-        4895, 4895, 4896, 4896, 4896, 4896, 4896, 4896, 4896, 4896, 4896, 4896, 4896,
-        4896, 4896, 4896, 4896, 4896, 4916, 4931, 4933, 4933, 4945, 4956, 4956, 4956,
-        4960, 4962, 4963, 4963, 4964, 4965, 4965, 4965, 4977, 4987, 4987, 4987, 4996,
-        5004, 5004, 5004, 5005, 5006, 5006, 5006, 5007, 5008, 5008, 5008, 5020, 5028,
-        5030, 5030, 5035, 5040, 5040, 5040, 5044, 5046, 5047, 5047, 5048, 5049, 5049,
-        5049, 5054, 5058, 5058, 5058, 5061, 5064, 5064, 5064, 5065, 5066, 5066, 5066,
-        5067, 5068, 5068, 5068, 5076, 5080, 5080, 5080, 5083, 5085, 5085, 5085, 5087,
-        5087, 5087, 5087, 5087, 5087, 5087, 5087, 5092, 5094, 5094, 5094, 5096, 5097,
-        5097, 5097, 5098, 5098, 5098, 5098, 5098, 5098, 5098, 5098, 5102, 5103, 5103,
-        5103, 5103, 5103, 5103, 5103, 5105, 5105, 5105, 5105, 5105, 5105, 5105, 5105,
-        5107, 5107, 5107, 5107, 5107, 5107, 5107, 5107, 5108, 5108, 5108, 5108, 5108,
-        5108, 5108, 5108, 5126, 5133, 5145, 5152, 5156, 5156, 5157, 5157, 5166, 5170,
-        5176, 5180, 5181, 5181, 5181, 5181, 5189, 5190, 5193, 5194, 5198, 5198, 5199,
-        5199, 5201, 5201, 5201, 5201, 5202, 5202, 5202, 5202, 5212, 5215, 5220, 5223,
-        5225, 5225, 5225, 5225, 5231, 5233, 5236, 5238, 5239, 5239, 5239, 5239, 5243,
-        5243, 5243, 5243, 5245, 5245, 5245, 5245, 5247, 5247, 5247, 5247, 5248, 5248,
-        5248, 5248, 5266, 5279, 5281, 5281, 5292, 5302, 5302, 5302, 5306, 5308, 5309,
-        5309, 5310, 5311, 5311, 5311, 5322, 5331, 5331, 5331, 5340, 5348, 5348, 5348,
-        5349, 5350, 5350, 5350, 5351, 5352, 5352, 5352, 5362, 5368, 5370, 5370, 5374,
-        5378, 5378, 5378, 5382, 5384, 5385, 5385, 5386, 5387, 5387, 5387, 5391, 5394,
-        5394, 5394, 5397, 5400, 5400, 5400, 5401, 5402, 5402, 5402, 5403, 5404, 5404,
-        5404, 5411, 5415, 5415, 5415, 5418, 5420, 5420, 5420, 5421, 5421, 5421, 5421,
-        5421, 5421, 5421, 5421, 5425, 5427, 5427, 5427, 5429, 5430, 5430, 5430, 5430,
-        5430, 5430, 5430, 5430, 5430, 5430, 5430, 5433, 5434, 5434, 5434, 5434, 5434,
-        5434, 5434, 5435, 5435, 5435, 5435, 5435, 5435, 5435, 5435, 5436, 5436, 5436,
-        5436, 5436, 5436, 5436, 5436, 5436, 5436, 5436, 5436, 5436, 5436, 5436, 5436,
-        5448, 5455, 5456, 5456, 5460, 5462, 5462, 5462, 5466, 5468, 5469, 5469, 5469,
-        5469, 5469, 5469, 5475, 5479, 5479, 5479, 5481, 5482, 5482, 5482, 5483, 5484,
-        5484, 5484, 5484, 5484, 5484, 5484, 5492, 5496, 5497, 5497, 5498, 5498, 5498,
-        5498, 5502, 5504, 5505, 5505, 5505, 5505, 5505, 5505, 5508, 5510, 5510, 5510,
-        5510, 5510, 5510, 5510, 5511, 5512, 5512, 5512, 5512, 5512, 5512, 5512, 5528,
-        5539, 5550, 5556, 5558, 5558, 5560, 5560, 5567, 5573, 5578, 5582, 5582, 5582,
-        5582, 5582, 5588, 5592, 5595, 5596, 5597, 5597, 5598, 5598, 5599, 5600, 5600,
-        5600, 5600, 5600, 5600, 5600, 5609, 5616, 5621, 5624, 5624, 5624, 5624, 5624,
-        5630, 5635, 5639, 5642, 5642, 5642, 5642, 5642, 5644, 5646, 5646, 5646, 5646,
-        5646, 5646, 5646, 5647, 5648, 5648, 5648, 5648, 5648, 5648, 5648, 5655, 5659,
-        5661, 5663, 5663, 5663, 5663, 5663, 5667, 5669, 5670, 5671, 5671, 5671, 5671,
-        5671, 5673, 5673, 5673, 5673, 5673, 5673, 5673, 5673, 5674, 5674, 5674, 5674,
-        5674, 5674, 5674, 5674, 5678, 5679, 5679, 5679, 5679, 5679, 5679, 5679, 5681,
-        5681, 5681, 5681, 5681, 5681, 5681, 5681, 5683, 5683, 5683, 5683, 5683, 5683,
-        5683, 5683, 5684, 5684, 5684, 5684, 5684, 5684, 5684, 5684, 5688, 5690, 5690,
-        5690, 5692, 5693, 5693, 5693, 5693, 5693, 5693, 5693, 5693, 5693, 5693, 5693,
-        5694, 5694, 5694, 5694, 5694, 5694, 5694, 5694, 5694, 5694, 5694, 5694, 5694,
-        5694, 5694, 5694, 5697, 5698, 5698, 5698, 5699, 5699, 5699, 5699, 5699, 5699,
-        5699, 5699, 5699, 5699, 5699, 5699, 5700, 5700, 5700, 5700, 5700, 5700, 5700,
-        5700, 5700, 5700, 5700, 5700, 5700, 5700, 5700, 5700, 5705, 5708, 5709, 5709,
-        5711, 5713, 5713, 5713, 5716, 5717, 5718, 5718, 5718, 5718, 5718, 5718, 5719,
-        5719, 5719, 5719, 5719, 5719, 5719, 5719, 5720, 5720, 5720, 5720, 5720, 5720,
-        5720, 5720, 5721, 5722, 5722, 5722, 5723, 5724, 5724, 5724, 5724, 5724, 5724,
-        5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724,
-        5724, 5724, 5724, 5724, 5724, 5724, 5724, 5724, 5726, 5727, 5727, 5727, 5728,
-        5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728,
-        5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728, 5728,
-        5728, 5730, 5731, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732,
-        5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732, 5732,
-        5732, 5732, 5732, 5732, 5732, 5732, 5732, 5733, 5733, 5733, 5733, 5733, 5733,
-        5733, 5733, 5733, 5733, 5733, 5733, 5733, 5733, 5733, 5733, 5733, 5733, 5733,
-        5733,
-    ];
-    /// The occupancy masks of the images of every F image list set.
-    static F_MASKS: [Word; 5740] = [
-        0x0000_0000_0000_1249_u64, 0x0000_0000_0000_0349_u64, 0x0000_0000_0000_0169_u64,
-        0x0000_0000_0000_012d_u64, 0x0000_0000_0000_006d_u64, 0x0000_0000_0000_0269_u64,
-        0x0000_0000_0000_024d_u64, 0x0000_0000_0000_1249_u64, 0x0000_0000_0000_0349_u64,
-        0x0000_0000_0000_0169_u64, 0x0000_0000_0000_0269_u64, 0x0000_0000_0000_1249_u64,
-        0x0000_0000_0000_0349_u64, 0x0000_0000_0000_024d_u64, 0x0000_0000_0000_1249_u64,
-        0x0000_0000_0000_0349_u64, 0x0000_0000_0000_012d_u64, 0x0000_0000_0000_1249_u64,
-        0x0000_0000_0000_006d_u64, 0x0000_0000_0000_0269_u64, 0x0000_0000_0000_024d_u64,
-        0x0000_0000_0000_1249_u64, 0x0000_0000_0000_0269_u64, 0x0000_0000_0000_1249_u64,
-        0x0000_0000_0000_024d_u64, 0x0000_0000_0000_1249_u64, 0x0000_0000_0000_0169_u64,
-        0x0000_0000_0000_012d_u64, 0x0000_0000_0000_006d_u64, 0x0000_0000_0000_0169_u64,
-        0x0000_0000_0000_012d_u64, 0x0000_0000_0000_006d_u64, 0x0000_0000_0000_2492_u64,
-        0x0000_0000_0000_0c92_u64, 0x0000_0000_0000_0926_u64, 0x0000_0000_0000_0496_u64,
-        0x0000_0000_0000_0992_u64, 0x0000_0000_0000_0932_u64, 0x0000_0000_0000_00b6_u64,
-        0x0000_0000_0000_0136_u64, 0x0000_0000_0000_01b2_u64, 0x0000_0000_0000_0196_u64,
-        0x0000_0000_0000_0332_u64, 0x0000_0000_0000_04b2_u64, 0x0000_0000_0000_0592_u64,
-        0x0000_0000_0000_2492_u64, 0x0000_0000_0000_0c92_u64, 0x0000_0000_0000_0992_u64,
-        0x0000_0000_0000_0932_u64, 0x0000_0000_0000_01b2_u64, 0x0000_0000_0000_0332_u64,
-        0x0000_0000_0000_04b2_u64, 0x0000_0000_0000_0592_u64, 0x0000_0000_0000_0926_u64,
-        0x0000_0000_0000_2492_u64, 0x0000_0000_0000_0c92_u64, 0x0000_0000_0000_0496_u64,
-        0x0000_0000_0000_0992_u64, 0x0000_0000_0000_0196_u64, 0x0000_0000_0000_0592_u64,
-        0x0000_0000_0000_2492_u64, 0x0000_0000_0000_0c92_u64, 0x0000_0000_0000_0992_u64,
-        0x0000_0000_0000_0592_u64, 0x0000_0000_0000_0926_u64, 0x0000_0000_0000_0932_u64,
-        0x0000_0000_0000_0136_u64, 0x0000_0000_0000_0332_u64, 0x0000_0000_0000_0932_u64,
-        0x0000_0000_0000_0332_u64, 0x0000_0000_0000_0926_u64, 0x0000_0000_0000_2492_u64,
-        0x0000_0000_0000_0c92_u64, 0x0000_0000_0000_0496_u64, 0x0000_0000_0000_00b6_u64,
-        0x0000_0000_0000_04b2_u64, 0x0000_0000_0000_2492_u64, 0x0000_0000_0000_0c92_u64,
-        0x0000_0000_0000_04b2_u64, 0x0000_0000_0000_2492_u64, 0x0000_0000_0000_0c92_u64,
-        0x0000_0000_0000_0496_u64, 0x0000_0000_0000_2492_u64, 0x0000_0000_0000_0c92_u64,
-        0x0000_0000_0000_0926_u64, 0x0000_0000_0000_0992_u64, 0x0000_0000_0000_0932_u64,
-        0x0000_0000_0000_00b6_u64, 0x0000_0000_0000_0136_u64, 0x0000_0000_0000_01b2_u64,
-        0x0000_0000_0000_0196_u64, 0x0000_0000_0000_0332_u64, 0x0000_0000_0000_0992_u64,
-        0x0000_0000_0000_0932_u64, 0x0000_0000_0000_01b2_u64, 0x0000_0000_0000_0332_u64,
-        0x0000_0000_0000_0926_u64, 0x0000_0000_0000_0992_u64, 0x0000_0000_0000_0196_u64,
-        0x0000_0000_0000_0992_u64, 0x0000_0000_0000_0926_u64, 0x0000_0000_0000_0932_u64,
-        0x0000_0000_0000_0136_u64, 0x0000_0000_0000_0332_u64, 0x0000_0000_0000_0932_u64,
-        0x0000_0000_0000_0332_u64, 0x0000_0000_0000_0926_u64, 0x0000_0000_0000_00b6_u64,
-        0x0000_0000_0000_01e4_u64, 0x0000_0000_0000_0334_u64, 0x0000_0000_0000_4924_u64,
-        0x0000_0000_0000_1924_u64, 0x0000_0000_0000_124c_u64, 0x0000_0000_0000_0d24_u64,
-        0x0000_0000_0000_092c_u64, 0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_1324_u64, 0x0000_0000_0000_1264_u64, 0x0000_0000_0000_016c_u64,
-        0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_026c_u64, 0x0000_0000_0000_0364_u64,
-        0x0000_0000_0000_034c_u64, 0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0964_u64,
-        0x0000_0000_0000_0b24_u64, 0x0000_0000_0000_0934_u64, 0x0000_0000_0000_01e4_u64,
-        0x0000_0000_0000_0334_u64, 0x0000_0000_0000_4924_u64, 0x0000_0000_0000_1924_u64,
-        0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_1324_u64, 0x0000_0000_0000_1264_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_0364_u64, 0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0964_u64,
-        0x0000_0000_0000_0b24_u64, 0x0000_0000_0000_0934_u64, 0x0000_0000_0000_124c_u64,
-        0x0000_0000_0000_034c_u64, 0x0000_0000_0000_0334_u64, 0x0000_0000_0000_4924_u64,
-        0x0000_0000_0000_1924_u64, 0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_092c_u64,
-        0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1324_u64,
-        0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0b24_u64,
-        0x0000_0000_0000_0934_u64, 0x0000_0000_0000_0334_u64, 0x0000_0000_0000_4924_u64,
-        0x0000_0000_0000_1924_u64, 0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_05a4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1324_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0b24_u64, 0x0000_0000_0000_0934_u64,
-        0x0000_0000_0000_124c_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1264_u64,
-        0x0000_0000_0000_026c_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1264_u64,
-        0x0000_0000_0000_124c_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_01e4_u64, 0x0000_0000_0000_4924_u64, 0x0000_0000_0000_1924_u64,
-        0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_092c_u64, 0x0000_0000_0000_05a4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_016c_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0964_u64, 0x0000_0000_0000_0934_u64,
-        0x0000_0000_0000_01e4_u64, 0x0000_0000_0000_4924_u64, 0x0000_0000_0000_1924_u64,
-        0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0964_u64,
-        0x0000_0000_0000_0934_u64, 0x0000_0000_0000_4924_u64, 0x0000_0000_0000_1924_u64,
-        0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_092c_u64, 0x0000_0000_0000_05a4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_09a4_u64,
-        0x0000_0000_0000_0934_u64, 0x0000_0000_0000_4924_u64, 0x0000_0000_0000_1924_u64,
-        0x0000_0000_0000_0d24_u64, 0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_09a4_u64, 0x0000_0000_0000_0934_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_01e4_u64, 0x0000_0000_0000_0334_u64,
-        0x0000_0000_0000_124c_u64, 0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_1324_u64, 0x0000_0000_0000_1264_u64, 0x0000_0000_0000_016c_u64,
-        0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_026c_u64, 0x0000_0000_0000_0364_u64,
-        0x0000_0000_0000_034c_u64, 0x0000_0000_0000_01e4_u64, 0x0000_0000_0000_0334_u64,
-        0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1324_u64,
-        0x0000_0000_0000_1264_u64, 0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_0364_u64,
-        0x0000_0000_0000_124c_u64, 0x0000_0000_0000_034c_u64, 0x0000_0000_0000_0334_u64,
-        0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1324_u64,
-        0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_0334_u64, 0x0000_0000_0000_05a4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1324_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_124c_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1264_u64,
-        0x0000_0000_0000_026c_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_1264_u64,
-        0x0000_0000_0000_124c_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_01e4_u64, 0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_016c_u64, 0x0000_0000_0000_01b4_u64, 0x0000_0000_0000_01e4_u64,
-        0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_05a4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_01b4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_04b4_u64,
-        0x0000_0000_0000_04b4_u64, 0x0000_0000_0000_9248_u64, 0x0000_0000_0000_1a48_u64,
-        0x0000_0000_0000_0b48_u64, 0x0000_0000_0000_0968_u64, 0x0000_0000_0000_0368_u64,
-        0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_1348_u64, 0x0000_0000_0000_1268_u64,
-        0x0000_0000_0000_9248_u64, 0x0000_0000_0000_1a48_u64, 0x0000_0000_0000_0b48_u64,
-        0x0000_0000_0000_1348_u64, 0x0000_0000_0000_9248_u64, 0x0000_0000_0000_1a48_u64,
-        0x0000_0000_0000_1268_u64, 0x0000_0000_0000_9248_u64, 0x0000_0000_0000_1a48_u64,
-        0x0000_0000_0000_0968_u64, 0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_9248_u64,
-        0x0000_0000_0000_0368_u64, 0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_1348_u64,
-        0x0000_0000_0000_1268_u64, 0x0000_0000_0000_9248_u64, 0x0000_0000_0000_1348_u64,
-        0x0000_0000_0000_9248_u64, 0x0000_0000_0000_1268_u64, 0x0000_0000_0000_9248_u64,
-        0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_0b48_u64, 0x0000_0000_0000_0968_u64,
-        0x0000_0000_0000_0368_u64, 0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_0b48_u64,
-        0x0000_0000_0000_0968_u64, 0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_0368_u64,
-        0x0000_0000_0000_01e8_u64, 0x0000_0000_0000_01e8_u64, 0x0000_0000_0001_2490_u64,
-        0x0000_0000_0000_6490_u64, 0x0000_0000_0000_4930_u64, 0x0000_0000_0000_24b0_u64,
-        0x0000_0000_0000_4c90_u64, 0x0000_0000_0000_4990_u64, 0x0000_0000_0000_0370_u64,
-        0x0000_0000_0000_05b0_u64, 0x0000_0000_0000_01f0_u64, 0x0000_0000_0000_09b0_u64,
-        0x0000_0000_0000_0d90_u64, 0x0000_0000_0000_0970_u64, 0x0000_0000_0000_0cb0_u64,
-        0x0000_0000_0000_02f0_u64, 0x0000_0000_0000_04f0_u64, 0x0000_0000_0000_1270_u64,
-        0x0000_0000_0000_2590_u64, 0x0000_0000_0000_2c90_u64, 0x0000_0000_0001_2490_u64,
-        0x0000_0000_0000_6490_u64, 0x0000_0000_0000_4c90_u64, 0x0000_0000_0000_4990_u64,
-        0x0000_0000_0000_0d90_u64, 0x0000_0000_0000_2590_u64, 0x0000_0000_0000_2c90_u64,
-        0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64, 0x0000_0000_0000_4930_u64,
-        0x0000_0000_0000_24b0_u64, 0x0000_0000_0000_4c90_u64, 0x0000_0000_0000_4990_u64,
-        0x0000_0000_0000_05b0_u64, 0x0000_0000_0000_09b0_u64, 0x0000_0000_0000_0d90_u64,
-        0x0000_0000_0000_0cb0_u64, 0x0000_0000_0000_2590_u64, 0x0000_0000_0000_2c90_u64,
-        0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64, 0x0000_0000_0000_4c90_u64,
-        0x0000_0000_0000_4990_u64, 0x0000_0000_0000_0d90_u64, 0x0000_0000_0000_2590_u64,
-        0x0000_0000_0000_2c90_u64, 0x0000_0000_0000_4930_u64, 0x0000_0000_0000_0370_u64,
-        0x0000_0000_0000_0970_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0000_4930_u64,
-        0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64, 0x0000_0000_0000_24b0_u64,
-        0x0000_0000_0000_4c90_u64, 0x0000_0000_0000_0cb0_u64, 0x0000_0000_0000_02f0_u64,
-        0x0000_0000_0000_04f0_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0000_2c90_u64,
-        0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64, 0x0000_0000_0000_4c90_u64,
-        0x0000_0000_0000_2c90_u64, 0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64,
-        0x0000_0000_0000_24b0_u64, 0x0000_0000_0000_4c90_u64, 0x0000_0000_0000_0cb0_u64,
-        0x0000_0000_0000_2c90_u64, 0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64,
-        0x0000_0000_0000_4c90_u64, 0x0000_0000_0000_2c90_u64, 0x0000_0000_0000_1270_u64,
-        0x0000_0000_0000_4930_u64, 0x0000_0000_0000_4990_u64, 0x0000_0000_0000_0370_u64,
-        0x0000_0000_0000_01f0_u64, 0x0000_0000_0000_09b0_u64, 0x0000_0000_0000_0970_u64,
-        0x0000_0000_0000_02f0_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0000_4990_u64,
-        0x0000_0000_0000_4930_u64, 0x0000_0000_0000_4990_u64, 0x0000_0000_0000_09b0_u64,
-        0x0000_0000_0000_4990_u64, 0x0000_0000_0000_4930_u64, 0x0000_0000_0000_0370_u64,
-        0x0000_0000_0000_0970_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0000_4930_u64,
-        0x0000_0000_0000_02f0_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0000_1270_u64,
-        0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64, 0x0000_0000_0000_24b0_u64,
-        0x0000_0000_0000_0370_u64, 0x0000_0000_0000_05b0_u64, 0x0000_0000_0000_01f0_u64,
-        0x0000_0000_0000_02f0_u64, 0x0000_0000_0000_04f0_u64, 0x0000_0000_0000_1270_u64,
-        0x0000_0000_0000_2590_u64, 0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64,
-        0x0000_0000_0000_2590_u64, 0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64,
-        0x0000_0000_0000_24b0_u64, 0x0000_0000_0000_05b0_u64, 0x0000_0000_0000_2590_u64,
-        0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64, 0x0000_0000_0000_2590_u64,
-        0x0000_0000_0000_0370_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0001_2490_u64,
-        0x0000_0000_0000_6490_u64, 0x0000_0000_0000_24b0_u64, 0x0000_0000_0000_02f0_u64,
-        0x0000_0000_0000_04f0_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0001_2490_u64,
-        0x0000_0000_0000_6490_u64, 0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64,
-        0x0000_0000_0000_24b0_u64, 0x0000_0000_0001_2490_u64, 0x0000_0000_0000_6490_u64,
-        0x0000_0000_0000_1270_u64, 0x0000_0000_0000_0370_u64, 0x0000_0000_0000_01f0_u64,
-        0x0000_0000_0000_02f0_u64, 0x0000_0000_0000_1270_u64, 0x0000_0000_0000_0370_u64,
-        0x0000_0000_0000_1270_u64, 0x0000_0000_0000_02f0_u64, 0x0000_0000_0000_1270_u64,
-        0x0000_0000_0000_1270_u64, 0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64,
-        0x0000_0000_0000_9260_u64, 0x0000_0000_0000_6920_u64, 0x0000_0000_0000_4960_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_9920_u64,
-        0x0000_0000_0000_9320_u64, 0x0000_0000_0000_0b60_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_1360_u64, 0x0000_0000_0000_1b20_u64, 0x0000_0000_0000_1a60_u64,
-        0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_4b20_u64, 0x0000_0000_0000_5920_u64,
-        0x0000_0000_0000_49a0_u64, 0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64,
-        0x0000_0000_0000_6920_u64, 0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9920_u64, 0x0000_0000_0000_9320_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_1b20_u64, 0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_4b20_u64,
-        0x0000_0000_0000_5920_u64, 0x0000_0000_0000_49a0_u64, 0x0000_0000_0000_9260_u64,
-        0x0000_0000_0000_1a60_u64, 0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64,
-        0x0000_0000_0000_6920_u64, 0x0000_0000_0000_4960_u64, 0x0000_0000_0000_2d20_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_9920_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_5920_u64, 0x0000_0000_0000_49a0_u64,
-        0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64, 0x0000_0000_0000_6920_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_9920_u64,
-        0x0000_0000_0000_0da0_u64, 0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_5920_u64,
-        0x0000_0000_0000_49a0_u64, 0x0000_0000_0000_9260_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9320_u64, 0x0000_0000_0000_1360_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9320_u64, 0x0000_0000_0000_9260_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64,
-        0x0000_0000_0000_6920_u64, 0x0000_0000_0000_4960_u64, 0x0000_0000_0000_2d20_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0b60_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_4b20_u64, 0x0000_0000_0000_49a0_u64,
-        0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64, 0x0000_0000_0000_6920_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_4b20_u64, 0x0000_0000_0000_49a0_u64,
-        0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64, 0x0000_0000_0000_6920_u64,
-        0x0000_0000_0000_4960_u64, 0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_0da0_u64, 0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_49a0_u64,
-        0x0000_0000_0002_4920_u64, 0x0000_0000_0000_c920_u64, 0x0000_0000_0000_6920_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_4d20_u64, 0x0000_0000_0000_49a0_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9260_u64, 0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9920_u64, 0x0000_0000_0000_9320_u64, 0x0000_0000_0000_0b60_u64,
-        0x0000_0000_0000_0da0_u64, 0x0000_0000_0000_1360_u64, 0x0000_0000_0000_1b20_u64,
-        0x0000_0000_0000_1a60_u64, 0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9920_u64, 0x0000_0000_0000_9320_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_1b20_u64, 0x0000_0000_0000_9260_u64, 0x0000_0000_0000_1a60_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_9920_u64,
-        0x0000_0000_0000_0da0_u64, 0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_9920_u64, 0x0000_0000_0000_0da0_u64, 0x0000_0000_0000_9260_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_9320_u64, 0x0000_0000_0000_1360_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_9320_u64, 0x0000_0000_0000_9260_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_2d20_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0b60_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_2d20_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_0da0_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_25a0_u64, 0x0000_0000_0000_25a0_u64,
-        0x0000_0000_0000_25a0_u64, 0x0000_0000_0004_9240_u64, 0x0000_0000_0000_d240_u64,
-        0x0000_0000_0000_5a40_u64, 0x0000_0000_0000_4b40_u64, 0x0000_0000_0000_1b40_u64,
-        0x0000_0000_0000_9a40_u64, 0x0000_0000_0000_9340_u64, 0x0000_0000_0004_9240_u64,
-        0x0000_0000_0000_d240_u64, 0x0000_0000_0000_5a40_u64, 0x0000_0000_0000_9a40_u64,
-        0x0000_0000_0004_9240_u64, 0x0000_0000_0000_d240_u64, 0x0000_0000_0000_9340_u64,
-        0x0000_0000_0004_9240_u64, 0x0000_0000_0000_d240_u64, 0x0000_0000_0000_4b40_u64,
-        0x0000_0000_0004_9240_u64, 0x0000_0000_0000_1b40_u64, 0x0000_0000_0000_9a40_u64,
-        0x0000_0000_0000_9340_u64, 0x0000_0000_0004_9240_u64, 0x0000_0000_0000_9a40_u64,
-        0x0000_0000_0004_9240_u64, 0x0000_0000_0000_9340_u64, 0x0000_0000_0004_9240_u64,
-        0x0000_0000_0000_5a40_u64, 0x0000_0000_0000_4b40_u64, 0x0000_0000_0000_1b40_u64,
-        0x0000_0000_0000_5a40_u64, 0x0000_0000_0000_4b40_u64, 0x0000_0000_0000_1b40_u64,
-        0x0000_0000_0000_5c80_u64, 0x0000_0000_0009_2480_u64, 0x0000_0000_0003_2480_u64,
-        0x0000_0000_0002_4980_u64, 0x0000_0000_0001_2580_u64, 0x0000_0000_0002_6480_u64,
-        0x0000_0000_0002_4c80_u64, 0x0000_0000_0000_2d80_u64, 0x0000_0000_0000_4d80_u64,
-        0x0000_0000_0000_6c80_u64, 0x0000_0000_0000_3c80_u64, 0x0000_0000_0000_6580_u64,
-        0x0000_0000_0001_2c80_u64, 0x0000_0000_0001_6480_u64, 0x0000_0000_0000_9c80_u64,
-        0x0000_0000_0000_c980_u64, 0x0000_0000_0000_5c80_u64, 0x0000_0000_0009_2480_u64,
-        0x0000_0000_0003_2480_u64, 0x0000_0000_0002_6480_u64, 0x0000_0000_0002_4c80_u64,
-        0x0000_0000_0000_6c80_u64, 0x0000_0000_0000_3c80_u64, 0x0000_0000_0001_2c80_u64,
-        0x0000_0000_0001_6480_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0002_4980_u64,
-        0x0000_0000_0000_c980_u64, 0x0000_0000_0009_2480_u64, 0x0000_0000_0003_2480_u64,
-        0x0000_0000_0001_2580_u64, 0x0000_0000_0002_6480_u64, 0x0000_0000_0000_6580_u64,
-        0x0000_0000_0001_6480_u64, 0x0000_0000_0009_2480_u64, 0x0000_0000_0003_2480_u64,
-        0x0000_0000_0002_6480_u64, 0x0000_0000_0001_6480_u64, 0x0000_0000_0000_5c80_u64,
-        0x0000_0000_0002_4980_u64, 0x0000_0000_0002_4c80_u64, 0x0000_0000_0000_4d80_u64,
-        0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_c980_u64, 0x0000_0000_0000_5c80_u64,
-        0x0000_0000_0002_4c80_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0002_4980_u64,
-        0x0000_0000_0000_c980_u64, 0x0000_0000_0009_2480_u64, 0x0000_0000_0003_2480_u64,
-        0x0000_0000_0001_2580_u64, 0x0000_0000_0000_2d80_u64, 0x0000_0000_0000_3c80_u64,
-        0x0000_0000_0001_2c80_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0009_2480_u64,
-        0x0000_0000_0003_2480_u64, 0x0000_0000_0000_3c80_u64, 0x0000_0000_0001_2c80_u64,
-        0x0000_0000_0000_9c80_u64, 0x0000_0000_0009_2480_u64, 0x0000_0000_0003_2480_u64,
-        0x0000_0000_0001_2580_u64, 0x0000_0000_0009_2480_u64, 0x0000_0000_0003_2480_u64,
-        0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_5c80_u64,
-        0x0000_0000_0002_4980_u64, 0x0000_0000_0002_6480_u64, 0x0000_0000_0002_4c80_u64,
-        0x0000_0000_0000_2d80_u64, 0x0000_0000_0000_4d80_u64, 0x0000_0000_0000_6c80_u64,
-        0x0000_0000_0000_3c80_u64, 0x0000_0000_0000_6580_u64, 0x0000_0000_0000_9c80_u64,
-        0x0000_0000_0000_c980_u64, 0x0000_0000_0000_5c80_u64, 0x0000_0000_0002_6480_u64,
-        0x0000_0000_0002_4c80_u64, 0x0000_0000_0000_6c80_u64, 0x0000_0000_0000_3c80_u64,
-        0x0000_0000_0000_9c80_u64, 0x0000_0000_0002_4980_u64, 0x0000_0000_0000_c980_u64,
-        0x0000_0000_0002_6480_u64, 0x0000_0000_0000_6580_u64, 0x0000_0000_0002_6480_u64,
-        0x0000_0000_0000_5c80_u64, 0x0000_0000_0002_4980_u64, 0x0000_0000_0002_4c80_u64,
-        0x0000_0000_0000_4d80_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_c980_u64,
-        0x0000_0000_0000_5c80_u64, 0x0000_0000_0002_4c80_u64, 0x0000_0000_0000_9c80_u64,
-        0x0000_0000_0002_4980_u64, 0x0000_0000_0000_c980_u64, 0x0000_0000_0000_2d80_u64,
-        0x0000_0000_0000_3c80_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_3c80_u64,
-        0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_9c80_u64, 0x0000_0000_0000_9c80_u64,
-        0x0000_0000_0000_9d00_u64, 0x0000_0000_0000_3d00_u64, 0x0000_0000_0012_4900_u64,
-        0x0000_0000_0006_4900_u64, 0x0000_0000_0004_9300_u64, 0x0000_0000_0003_4900_u64,
-        0x0000_0000_0002_4b00_u64, 0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0004_c900_u64, 0x0000_0000_0004_9900_u64, 0x0000_0000_0000_5b00_u64,
-        0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_9b00_u64, 0x0000_0000_0000_d900_u64,
-        0x0000_0000_0000_d300_u64, 0x0000_0000_0000_5d00_u64, 0x0000_0000_0002_6900_u64,
-        0x0000_0000_0002_5900_u64, 0x0000_0000_0002_c900_u64, 0x0000_0000_0002_4d00_u64,
-        0x0000_0000_0000_6b00_u64, 0x0000_0000_0000_9d00_u64, 0x0000_0000_0000_3d00_u64,
-        0x0000_0000_0012_4900_u64, 0x0000_0000_0006_4900_u64, 0x0000_0000_0003_4900_u64,
-        0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0004_c900_u64,
-        0x0000_0000_0004_9900_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_d900_u64,
-        0x0000_0000_0000_5d00_u64, 0x0000_0000_0002_6900_u64, 0x0000_0000_0002_5900_u64,
-        0x0000_0000_0002_c900_u64, 0x0000_0000_0002_4d00_u64, 0x0000_0000_0004_9300_u64,
-        0x0000_0000_0000_d300_u64, 0x0000_0000_0012_4900_u64, 0x0000_0000_0006_4900_u64,
-        0x0000_0000_0003_4900_u64, 0x0000_0000_0002_4b00_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0004_c900_u64, 0x0000_0000_0000_6d00_u64,
-        0x0000_0000_0002_6900_u64, 0x0000_0000_0002_c900_u64, 0x0000_0000_0002_4d00_u64,
-        0x0000_0000_0000_6b00_u64, 0x0000_0000_0012_4900_u64, 0x0000_0000_0006_4900_u64,
-        0x0000_0000_0003_4900_u64, 0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0004_c900_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0002_6900_u64,
-        0x0000_0000_0002_c900_u64, 0x0000_0000_0002_4d00_u64, 0x0000_0000_0000_9d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0004_9300_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0004_9900_u64, 0x0000_0000_0000_9b00_u64, 0x0000_0000_0000_9d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0004_9900_u64,
-        0x0000_0000_0004_9300_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0012_4900_u64, 0x0000_0000_0006_4900_u64,
-        0x0000_0000_0003_4900_u64, 0x0000_0000_0002_4b00_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_5b00_u64, 0x0000_0000_0000_6d00_u64,
-        0x0000_0000_0000_5d00_u64, 0x0000_0000_0002_6900_u64, 0x0000_0000_0002_5900_u64,
-        0x0000_0000_0002_4d00_u64, 0x0000_0000_0000_6b00_u64, 0x0000_0000_0000_3d00_u64,
-        0x0000_0000_0012_4900_u64, 0x0000_0000_0006_4900_u64, 0x0000_0000_0003_4900_u64,
-        0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_6d00_u64,
-        0x0000_0000_0000_5d00_u64, 0x0000_0000_0002_6900_u64, 0x0000_0000_0002_5900_u64,
-        0x0000_0000_0002_4d00_u64, 0x0000_0000_0012_4900_u64, 0x0000_0000_0006_4900_u64,
-        0x0000_0000_0003_4900_u64, 0x0000_0000_0002_4b00_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0002_6900_u64,
-        0x0000_0000_0002_4d00_u64, 0x0000_0000_0000_6b00_u64, 0x0000_0000_0012_4900_u64,
-        0x0000_0000_0006_4900_u64, 0x0000_0000_0003_4900_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0002_6900_u64,
-        0x0000_0000_0002_4d00_u64, 0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_9d00_u64, 0x0000_0000_0000_3d00_u64,
-        0x0000_0000_0004_9300_u64, 0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0004_c900_u64, 0x0000_0000_0004_9900_u64, 0x0000_0000_0000_5b00_u64,
-        0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_9b00_u64, 0x0000_0000_0000_d900_u64,
-        0x0000_0000_0000_d300_u64, 0x0000_0000_0000_5d00_u64, 0x0000_0000_0000_6b00_u64,
-        0x0000_0000_0000_9d00_u64, 0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0004_c900_u64, 0x0000_0000_0004_9900_u64,
-        0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_d900_u64, 0x0000_0000_0000_5d00_u64,
-        0x0000_0000_0004_9300_u64, 0x0000_0000_0000_d300_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0004_c900_u64, 0x0000_0000_0000_6d00_u64,
-        0x0000_0000_0000_6b00_u64, 0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0004_c900_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_9d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0004_9300_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0004_9900_u64, 0x0000_0000_0000_9b00_u64, 0x0000_0000_0000_9d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0004_9900_u64,
-        0x0000_0000_0004_9300_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0000_5b00_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_5d00_u64,
-        0x0000_0000_0000_6b00_u64, 0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_6900_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_5d00_u64,
-        0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_6d00_u64,
-        0x0000_0000_0000_6b00_u64, 0x0000_0000_0001_6900_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0000_6d00_u64, 0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0000_3d00_u64, 0x0000_0000_0001_2d00_u64, 0x0000_0000_0001_2d00_u64,
-        0x0000_0000_0001_2d00_u64, 0x0000_0000_0000_5e00_u64, 0x0000_0000_0024_9200_u64,
-        0x0000_0000_0006_9200_u64, 0x0000_0000_0002_d200_u64, 0x0000_0000_0002_5a00_u64,
-        0x0000_0000_0000_da00_u64, 0x0000_0000_0000_9e00_u64, 0x0000_0000_0004_d200_u64,
-        0x0000_0000_0004_9a00_u64, 0x0000_0000_0000_3e00_u64, 0x0000_0000_0024_9200_u64,
-        0x0000_0000_0006_9200_u64, 0x0000_0000_0002_d200_u64, 0x0000_0000_0002_5a00_u64,
-        0x0000_0000_0000_da00_u64, 0x0000_0000_0004_d200_u64, 0x0000_0000_0004_9a00_u64,
-        0x0000_0000_0024_9200_u64, 0x0000_0000_0006_9200_u64, 0x0000_0000_0002_d200_u64,
-        0x0000_0000_0004_d200_u64, 0x0000_0000_0024_9200_u64, 0x0000_0000_0006_9200_u64,
-        0x0000_0000_0002_d200_u64, 0x0000_0000_0004_d200_u64, 0x0000_0000_0024_9200_u64,
-        0x0000_0000_0006_9200_u64, 0x0000_0000_0000_9e00_u64, 0x0000_0000_0004_9a00_u64,
-        0x0000_0000_0000_3e00_u64, 0x0000_0000_0024_9200_u64, 0x0000_0000_0006_9200_u64,
-        0x0000_0000_0004_9a00_u64, 0x0000_0000_0024_9200_u64, 0x0000_0000_0006_9200_u64,
-        0x0000_0000_0024_9200_u64, 0x0000_0000_0006_9200_u64, 0x0000_0000_0000_5e00_u64,
-        0x0000_0000_0002_5a00_u64, 0x0000_0000_0000_3e00_u64, 0x0000_0000_0002_5a00_u64,
-        0x0000_0000_0000_3e00_u64, 0x0000_0000_0000_5e00_u64, 0x0000_0000_0002_d200_u64,
-        0x0000_0000_0002_5a00_u64, 0x0000_0000_0000_da00_u64, 0x0000_0000_0000_9e00_u64,
-        0x0000_0000_0000_3e00_u64, 0x0000_0000_0002_d200_u64, 0x0000_0000_0002_5a00_u64,
-        0x0000_0000_0000_da00_u64, 0x0000_0000_0002_d200_u64, 0x0000_0000_0002_d200_u64,
-        0x0000_0000_0000_9e00_u64, 0x0000_0000_0000_3e00_u64, 0x0000_0000_0000_5e00_u64,
-        0x0000_0000_0002_5a00_u64, 0x0000_0000_0000_3e00_u64, 0x0000_0000_0002_5a00_u64,
-        0x0000_0000_0000_3e00_u64, 0x0000_0000_0049_2400_u64, 0x0000_0000_0019_2400_u64,
-        0x0000_0000_0012_4c00_u64, 0x0000_0000_0009_2c00_u64, 0x0000_0000_0013_2400_u64,
-        0x0000_0000_0012_6400_u64, 0x0000_0000_0001_6c00_u64, 0x0000_0000_0002_6c00_u64,
-        0x0000_0000_0003_6400_u64, 0x0000_0000_0003_2c00_u64, 0x0000_0000_0007_2400_u64,
-        0x0000_0000_0009_6400_u64, 0x0000_0000_000b_2400_u64, 0x0000_0000_0049_2400_u64,
-        0x0000_0000_0019_2400_u64, 0x0000_0000_0013_2400_u64, 0x0000_0000_0012_6400_u64,
-        0x0000_0000_0003_6400_u64, 0x0000_0000_0007_2400_u64, 0x0000_0000_0009_6400_u64,
-        0x0000_0000_000b_2400_u64, 0x0000_0000_0012_4c00_u64, 0x0000_0000_0049_2400_u64,
-        0x0000_0000_0019_2400_u64, 0x0000_0000_0009_2c00_u64, 0x0000_0000_0013_2400_u64,
-        0x0000_0000_0003_2c00_u64, 0x0000_0000_0007_2400_u64, 0x0000_0000_000b_2400_u64,
-        0x0000_0000_0049_2400_u64, 0x0000_0000_0019_2400_u64, 0x0000_0000_0013_2400_u64,
-        0x0000_0000_0007_2400_u64, 0x0000_0000_000b_2400_u64, 0x0000_0000_0012_4c00_u64,
-        0x0000_0000_0012_6400_u64, 0x0000_0000_0002_6c00_u64, 0x0000_0000_0012_6400_u64,
-        0x0000_0000_0012_4c00_u64, 0x0000_0000_0049_2400_u64, 0x0000_0000_0019_2400_u64,
-        0x0000_0000_0009_2c00_u64, 0x0000_0000_0001_6c00_u64, 0x0000_0000_0009_6400_u64,
-        0x0000_0000_0049_2400_u64, 0x0000_0000_0019_2400_u64, 0x0000_0000_0009_6400_u64,
-        0x0000_0000_0049_2400_u64, 0x0000_0000_0019_2400_u64, 0x0000_0000_0009_2c00_u64,
-        0x0000_0000_0049_2400_u64, 0x0000_0000_0019_2400_u64, 0x0000_0000_0012_4c00_u64,
-        0x0000_0000_0013_2400_u64, 0x0000_0000_0012_6400_u64, 0x0000_0000_0001_6c00_u64,
-        0x0000_0000_0002_6c00_u64, 0x0000_0000_0003_6400_u64, 0x0000_0000_0003_2c00_u64,
-        0x0000_0000_0007_2400_u64, 0x0000_0000_0013_2400_u64, 0x0000_0000_0012_6400_u64,
-        0x0000_0000_0003_6400_u64, 0x0000_0000_0007_2400_u64, 0x0000_0000_0012_4c00_u64,
-        0x0000_0000_0013_2400_u64, 0x0000_0000_0003_2c00_u64, 0x0000_0000_0007_2400_u64,
-        0x0000_0000_0013_2400_u64, 0x0000_0000_0007_2400_u64, 0x0000_0000_0012_4c00_u64,
-        0x0000_0000_0012_6400_u64, 0x0000_0000_0002_6c00_u64, 0x0000_0000_0012_6400_u64,
-        0x0000_0000_0012_4c00_u64, 0x0000_0000_0001_6c00_u64, 0x0000_0000_0092_4800_u64,
-        0x0000_0000_0032_4800_u64, 0x0000_0000_0024_9800_u64, 0x0000_0000_001a_4800_u64,
-        0x0000_0000_0012_5800_u64, 0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0026_4800_u64, 0x0000_0000_0024_c800_u64, 0x0000_0000_0002_d800_u64,
-        0x0000_0000_0003_6800_u64, 0x0000_0000_0004_d800_u64, 0x0000_0000_0006_c800_u64,
-        0x0000_0000_0007_4800_u64, 0x0000_0000_0006_9800_u64, 0x0000_0000_0013_4800_u64,
-        0x0000_0000_0012_c800_u64, 0x0000_0000_0016_4800_u64, 0x0000_0000_0012_6800_u64,
-        0x0000_0000_0092_4800_u64, 0x0000_0000_0032_4800_u64, 0x0000_0000_001a_4800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0026_4800_u64,
-        0x0000_0000_0024_c800_u64, 0x0000_0000_0003_6800_u64, 0x0000_0000_0006_c800_u64,
-        0x0000_0000_0007_4800_u64, 0x0000_0000_0013_4800_u64, 0x0000_0000_0012_c800_u64,
-        0x0000_0000_0016_4800_u64, 0x0000_0000_0012_6800_u64, 0x0000_0000_0024_9800_u64,
-        0x0000_0000_0006_9800_u64, 0x0000_0000_0092_4800_u64, 0x0000_0000_0032_4800_u64,
-        0x0000_0000_001a_4800_u64, 0x0000_0000_0012_5800_u64, 0x0000_0000_000b_4800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0026_4800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_0007_4800_u64, 0x0000_0000_0013_4800_u64, 0x0000_0000_0016_4800_u64,
-        0x0000_0000_0012_6800_u64, 0x0000_0000_0092_4800_u64, 0x0000_0000_0032_4800_u64,
-        0x0000_0000_001a_4800_u64, 0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0026_4800_u64, 0x0000_0000_0003_6800_u64, 0x0000_0000_0007_4800_u64,
-        0x0000_0000_0013_4800_u64, 0x0000_0000_0016_4800_u64, 0x0000_0000_0012_6800_u64,
-        0x0000_0000_0024_9800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0024_c800_u64,
-        0x0000_0000_0004_d800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0024_c800_u64,
-        0x0000_0000_0024_9800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0092_4800_u64, 0x0000_0000_0032_4800_u64, 0x0000_0000_001a_4800_u64,
-        0x0000_0000_0012_5800_u64, 0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0002_d800_u64, 0x0000_0000_0003_6800_u64, 0x0000_0000_0013_4800_u64,
-        0x0000_0000_0012_c800_u64, 0x0000_0000_0012_6800_u64, 0x0000_0000_0092_4800_u64,
-        0x0000_0000_0032_4800_u64, 0x0000_0000_001a_4800_u64, 0x0000_0000_000b_4800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0003_6800_u64, 0x0000_0000_0013_4800_u64,
-        0x0000_0000_0012_c800_u64, 0x0000_0000_0012_6800_u64, 0x0000_0000_0092_4800_u64,
-        0x0000_0000_0032_4800_u64, 0x0000_0000_001a_4800_u64, 0x0000_0000_0012_5800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_0013_4800_u64, 0x0000_0000_0012_6800_u64, 0x0000_0000_0092_4800_u64,
-        0x0000_0000_0032_4800_u64, 0x0000_0000_001a_4800_u64, 0x0000_0000_000b_4800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0003_6800_u64, 0x0000_0000_0013_4800_u64,
-        0x0000_0000_0012_6800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0024_9800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0026_4800_u64,
-        0x0000_0000_0024_c800_u64, 0x0000_0000_0002_d800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_0004_d800_u64, 0x0000_0000_0006_c800_u64, 0x0000_0000_0007_4800_u64,
-        0x0000_0000_0006_9800_u64, 0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0026_4800_u64, 0x0000_0000_0024_c800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_0006_c800_u64, 0x0000_0000_0007_4800_u64, 0x0000_0000_0024_9800_u64,
-        0x0000_0000_0006_9800_u64, 0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0026_4800_u64, 0x0000_0000_0003_6800_u64, 0x0000_0000_0007_4800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0026_4800_u64,
-        0x0000_0000_0003_6800_u64, 0x0000_0000_0007_4800_u64, 0x0000_0000_0024_9800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0024_c800_u64, 0x0000_0000_0004_d800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0024_c800_u64, 0x0000_0000_0024_9800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_000b_4800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0002_d800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_000b_4800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0003_6800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0009_6800_u64, 0x0000_0000_0009_6800_u64,
-        0x0000_0000_0009_6800_u64, 0x0000_0000_0124_9000_u64, 0x0000_0000_0034_9000_u64,
-        0x0000_0000_0016_9000_u64, 0x0000_0000_0012_d000_u64, 0x0000_0000_0006_d000_u64,
-        0x0000_0000_0007_9000_u64, 0x0000_0000_0026_9000_u64, 0x0000_0000_0024_d000_u64,
-        0x0000_0000_0124_9000_u64, 0x0000_0000_0034_9000_u64, 0x0000_0000_0016_9000_u64,
-        0x0000_0000_0007_9000_u64, 0x0000_0000_0026_9000_u64, 0x0000_0000_0124_9000_u64,
-        0x0000_0000_0034_9000_u64, 0x0000_0000_0024_d000_u64, 0x0000_0000_0124_9000_u64,
-        0x0000_0000_0034_9000_u64, 0x0000_0000_0012_d000_u64, 0x0000_0000_0124_9000_u64,
-        0x0000_0000_0006_d000_u64, 0x0000_0000_0007_9000_u64, 0x0000_0000_0026_9000_u64,
-        0x0000_0000_0024_d000_u64, 0x0000_0000_0124_9000_u64, 0x0000_0000_0007_9000_u64,
-        0x0000_0000_0026_9000_u64, 0x0000_0000_0124_9000_u64, 0x0000_0000_0024_d000_u64,
-        0x0000_0000_0124_9000_u64, 0x0000_0000_0016_9000_u64, 0x0000_0000_0012_d000_u64,
-        0x0000_0000_0006_d000_u64, 0x0000_0000_0007_9000_u64, 0x0000_0000_0016_9000_u64,
-        0x0000_0000_0007_9000_u64, 0x0000_0000_0012_d000_u64, 0x0000_0000_0006_d000_u64,
-        0x0000_0000_0007_9000_u64, 0x0000_0000_0007_9000_u64, 0x0000_0000_0016_6000_u64,
-        0x0000_0000_0249_2000_u64, 0x0000_0000_00c9_2000_u64, 0x0000_0000_0092_6000_u64,
-        0x0000_0000_0049_6000_u64, 0x0000_0000_0099_2000_u64, 0x0000_0000_0093_2000_u64,
-        0x0000_0000_0007_6000_u64, 0x0000_0000_000b_6000_u64, 0x0000_0000_0013_6000_u64,
-        0x0000_0000_001b_2000_u64, 0x0000_0000_0019_6000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_0026_6000_u64, 0x0000_0000_004b_2000_u64, 0x0000_0000_0059_2000_u64,
-        0x0000_0000_0249_2000_u64, 0x0000_0000_00c9_2000_u64, 0x0000_0000_0099_2000_u64,
-        0x0000_0000_0093_2000_u64, 0x0000_0000_001b_2000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_004b_2000_u64, 0x0000_0000_0059_2000_u64, 0x0000_0000_0016_6000_u64,
-        0x0000_0000_0092_6000_u64, 0x0000_0000_0026_6000_u64, 0x0000_0000_0249_2000_u64,
-        0x0000_0000_00c9_2000_u64, 0x0000_0000_0049_6000_u64, 0x0000_0000_0099_2000_u64,
-        0x0000_0000_0019_6000_u64, 0x0000_0000_0059_2000_u64, 0x0000_0000_0249_2000_u64,
-        0x0000_0000_00c9_2000_u64, 0x0000_0000_0099_2000_u64, 0x0000_0000_0059_2000_u64,
-        0x0000_0000_0016_6000_u64, 0x0000_0000_0092_6000_u64, 0x0000_0000_0093_2000_u64,
-        0x0000_0000_0007_6000_u64, 0x0000_0000_0013_6000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_0026_6000_u64, 0x0000_0000_0093_2000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_0016_6000_u64, 0x0000_0000_0092_6000_u64, 0x0000_0000_0026_6000_u64,
-        0x0000_0000_0249_2000_u64, 0x0000_0000_00c9_2000_u64, 0x0000_0000_0049_6000_u64,
-        0x0000_0000_0007_6000_u64, 0x0000_0000_000b_6000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_0026_6000_u64, 0x0000_0000_004b_2000_u64, 0x0000_0000_0249_2000_u64,
-        0x0000_0000_00c9_2000_u64, 0x0000_0000_0007_a000_u64, 0x0000_0000_004b_2000_u64,
-        0x0000_0000_0026_6000_u64, 0x0000_0000_0249_2000_u64, 0x0000_0000_00c9_2000_u64,
-        0x0000_0000_0049_6000_u64, 0x0000_0000_0249_2000_u64, 0x0000_0000_00c9_2000_u64,
-        0x0000_0000_0007_6000_u64, 0x0000_0000_0007_a000_u64, 0x0000_0000_0026_6000_u64,
-        0x0000_0000_0007_a000_u64, 0x0000_0000_0026_6000_u64, 0x0000_0000_0016_6000_u64,
-        0x0000_0000_0092_6000_u64, 0x0000_0000_0099_2000_u64, 0x0000_0000_0093_2000_u64,
-        0x0000_0000_0007_6000_u64, 0x0000_0000_000b_6000_u64, 0x0000_0000_0013_6000_u64,
-        0x0000_0000_001b_2000_u64, 0x0000_0000_0019_6000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_0026_6000_u64, 0x0000_0000_0099_2000_u64, 0x0000_0000_0093_2000_u64,
-        0x0000_0000_001b_2000_u64, 0x0000_0000_0007_a000_u64, 0x0000_0000_0016_6000_u64,
-        0x0000_0000_0092_6000_u64, 0x0000_0000_0026_6000_u64, 0x0000_0000_0099_2000_u64,
-        0x0000_0000_0019_6000_u64, 0x0000_0000_0099_2000_u64, 0x0000_0000_0016_6000_u64,
-        0x0000_0000_0092_6000_u64, 0x0000_0000_0093_2000_u64, 0x0000_0000_0007_6000_u64,
-        0x0000_0000_0013_6000_u64, 0x0000_0000_0007_a000_u64, 0x0000_0000_0026_6000_u64,
-        0x0000_0000_0093_2000_u64, 0x0000_0000_0007_a000_u64, 0x0000_0000_0016_6000_u64,
-        0x0000_0000_0092_6000_u64, 0x0000_0000_0026_6000_u64, 0x0000_0000_0007_6000_u64,
-        0x0000_0000_000b_6000_u64, 0x0000_0000_0007_a000_u64, 0x0000_0000_0026_6000_u64,
-        0x0000_0000_0007_a000_u64, 0x0000_0000_0026_6000_u64, 0x0000_0000_0007_6000_u64,
-        0x0000_0000_0007_a000_u64, 0x0000_0000_0026_6000_u64, 0x0000_0000_0007_a000_u64,
-        0x0000_0000_0026_6000_u64, 0x0000_0000_0013_c000_u64, 0x0000_0000_0492_4000_u64,
-        0x0000_0000_0192_4000_u64, 0x0000_0000_0124_c000_u64, 0x0000_0000_00d2_4000_u64,
-        0x0000_0000_0092_c000_u64, 0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0132_4000_u64, 0x0000_0000_0126_4000_u64, 0x0000_0000_0016_c000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_0007_c000_u64, 0x0000_0000_0026_c000_u64,
-        0x0000_0000_0036_4000_u64, 0x0000_0000_0034_c000_u64, 0x0000_0000_000b_c000_u64,
-        0x0000_0000_009a_4000_u64, 0x0000_0000_0096_4000_u64, 0x0000_0000_00b2_4000_u64,
-        0x0000_0000_0093_4000_u64, 0x0000_0000_0492_4000_u64, 0x0000_0000_0192_4000_u64,
-        0x0000_0000_00d2_4000_u64, 0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0132_4000_u64, 0x0000_0000_0126_4000_u64, 0x0000_0000_001b_4000_u64,
-        0x0000_0000_0036_4000_u64, 0x0000_0000_009a_4000_u64, 0x0000_0000_0096_4000_u64,
-        0x0000_0000_00b2_4000_u64, 0x0000_0000_0093_4000_u64, 0x0000_0000_0124_c000_u64,
-        0x0000_0000_0034_c000_u64, 0x0000_0000_0013_c000_u64, 0x0000_0000_0492_4000_u64,
-        0x0000_0000_0192_4000_u64, 0x0000_0000_00d2_4000_u64, 0x0000_0000_0092_c000_u64,
-        0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_0132_4000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_009a_4000_u64,
-        0x0000_0000_00b2_4000_u64, 0x0000_0000_0093_4000_u64, 0x0000_0000_0492_4000_u64,
-        0x0000_0000_0192_4000_u64, 0x0000_0000_00d2_4000_u64, 0x0000_0000_005a_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0132_4000_u64, 0x0000_0000_001b_4000_u64,
-        0x0000_0000_009a_4000_u64, 0x0000_0000_00b2_4000_u64, 0x0000_0000_0093_4000_u64,
-        0x0000_0000_0124_c000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_0126_4000_u64,
-        0x0000_0000_0007_c000_u64, 0x0000_0000_0026_c000_u64, 0x0000_0000_000b_c000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0126_4000_u64, 0x0000_0000_0124_c000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0013_c000_u64, 0x0000_0000_0492_4000_u64, 0x0000_0000_0192_4000_u64,
-        0x0000_0000_00d2_4000_u64, 0x0000_0000_0092_c000_u64, 0x0000_0000_005a_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0016_c000_u64, 0x0000_0000_001b_4000_u64,
-        0x0000_0000_0007_c000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_009a_4000_u64,
-        0x0000_0000_0096_4000_u64, 0x0000_0000_0093_4000_u64, 0x0000_0000_0492_4000_u64,
-        0x0000_0000_0192_4000_u64, 0x0000_0000_00d2_4000_u64, 0x0000_0000_005a_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_001b_4000_u64, 0x0000_0000_009a_4000_u64,
-        0x0000_0000_0096_4000_u64, 0x0000_0000_0093_4000_u64, 0x0000_0000_0013_c000_u64,
-        0x0000_0000_0492_4000_u64, 0x0000_0000_0192_4000_u64, 0x0000_0000_00d2_4000_u64,
-        0x0000_0000_0092_c000_u64, 0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_009a_4000_u64,
-        0x0000_0000_0093_4000_u64, 0x0000_0000_0492_4000_u64, 0x0000_0000_0192_4000_u64,
-        0x0000_0000_00d2_4000_u64, 0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_009a_4000_u64, 0x0000_0000_0093_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0007_c000_u64, 0x0000_0000_000b_c000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_000b_c000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0013_c000_u64, 0x0000_0000_0124_c000_u64,
-        0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_0132_4000_u64,
-        0x0000_0000_0126_4000_u64, 0x0000_0000_0016_c000_u64, 0x0000_0000_001b_4000_u64,
-        0x0000_0000_0007_c000_u64, 0x0000_0000_0026_c000_u64, 0x0000_0000_0036_4000_u64,
-        0x0000_0000_0034_c000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_005a_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0132_4000_u64, 0x0000_0000_0126_4000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_0036_4000_u64, 0x0000_0000_0124_c000_u64,
-        0x0000_0000_0034_c000_u64, 0x0000_0000_0013_c000_u64, 0x0000_0000_005a_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0132_4000_u64, 0x0000_0000_001b_4000_u64,
-        0x0000_0000_000b_c000_u64, 0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0132_4000_u64, 0x0000_0000_001b_4000_u64, 0x0000_0000_0124_c000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_0126_4000_u64, 0x0000_0000_0007_c000_u64,
-        0x0000_0000_0026_c000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0126_4000_u64, 0x0000_0000_0124_c000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_000b_c000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_0013_c000_u64,
-        0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_0016_c000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_0007_c000_u64, 0x0000_0000_000b_c000_u64,
-        0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64, 0x0000_0000_001b_4000_u64,
-        0x0000_0000_0013_c000_u64, 0x0000_0000_005a_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_001b_4000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_005a_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_001b_4000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0007_c000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_004b_4000_u64, 0x0000_0000_000b_c000_u64, 0x0000_0000_004b_4000_u64,
-        0x0000_0000_0924_8000_u64, 0x0000_0000_01a4_8000_u64, 0x0000_0000_00b4_8000_u64,
-        0x0000_0000_0096_8000_u64, 0x0000_0000_0036_8000_u64, 0x0000_0000_0134_8000_u64,
-        0x0000_0000_0126_8000_u64, 0x0000_0000_0924_8000_u64, 0x0000_0000_01a4_8000_u64,
-        0x0000_0000_00b4_8000_u64, 0x0000_0000_0134_8000_u64, 0x0000_0000_0924_8000_u64,
-        0x0000_0000_01a4_8000_u64, 0x0000_0000_0126_8000_u64, 0x0000_0000_0924_8000_u64,
-        0x0000_0000_01a4_8000_u64, 0x0000_0000_0096_8000_u64, 0x0000_0000_0924_8000_u64,
-        0x0000_0000_0036_8000_u64, 0x0000_0000_0134_8000_u64, 0x0000_0000_0126_8000_u64,
-        0x0000_0000_0924_8000_u64, 0x0000_0000_0134_8000_u64, 0x0000_0000_0924_8000_u64,
-        0x0000_0000_0126_8000_u64, 0x0000_0000_0924_8000_u64, 0x0000_0000_00b4_8000_u64,
-        0x0000_0000_0096_8000_u64, 0x0000_0000_0036_8000_u64, 0x0000_0000_00b4_8000_u64,
-        0x0000_0000_0096_8000_u64, 0x0000_0000_0036_8000_u64, 0x0000_0000_1249_0000_u64,
-        0x0000_0000_0649_0000_u64, 0x0000_0000_0493_0000_u64, 0x0000_0000_024b_0000_u64,
-        0x0000_0000_04c9_0000_u64, 0x0000_0000_0499_0000_u64, 0x0000_0000_005b_0000_u64,
-        0x0000_0000_009b_0000_u64, 0x0000_0000_00d9_0000_u64, 0x0000_0000_00cb_0000_u64,
-        0x0000_0000_0199_0000_u64, 0x0000_0000_0259_0000_u64, 0x0000_0000_02c9_0000_u64,
-        0x0000_0000_1249_0000_u64, 0x0000_0000_0649_0000_u64, 0x0000_0000_04c9_0000_u64,
-        0x0000_0000_0499_0000_u64, 0x0000_0000_00d9_0000_u64, 0x0000_0000_0199_0000_u64,
-        0x0000_0000_0259_0000_u64, 0x0000_0000_02c9_0000_u64, 0x0000_0000_0493_0000_u64,
-        0x0000_0000_1249_0000_u64, 0x0000_0000_0649_0000_u64, 0x0000_0000_024b_0000_u64,
-        0x0000_0000_04c9_0000_u64, 0x0000_0000_00cb_0000_u64, 0x0000_0000_02c9_0000_u64,
-        0x0000_0000_1249_0000_u64, 0x0000_0000_0649_0000_u64, 0x0000_0000_04c9_0000_u64,
-        0x0000_0000_02c9_0000_u64, 0x0000_0000_0493_0000_u64, 0x0000_0000_0499_0000_u64,
-        0x0000_0000_009b_0000_u64, 0x0000_0000_0199_0000_u64, 0x0000_0000_0499_0000_u64,
-        0x0000_0000_0199_0000_u64, 0x0000_0000_0493_0000_u64, 0x0000_0000_1249_0000_u64,
-        0x0000_0000_0649_0000_u64, 0x0000_0000_024b_0000_u64, 0x0000_0000_005b_0000_u64,
-        0x0000_0000_0259_0000_u64, 0x0000_0000_1249_0000_u64, 0x0000_0000_0649_0000_u64,
-        0x0000_0000_0259_0000_u64, 0x0000_0000_1249_0000_u64, 0x0000_0000_0649_0000_u64,
-        0x0000_0000_024b_0000_u64, 0x0000_0000_1249_0000_u64, 0x0000_0000_0649_0000_u64,
-        0x0000_0000_0493_0000_u64, 0x0000_0000_04c9_0000_u64, 0x0000_0000_0499_0000_u64,
-        0x0000_0000_005b_0000_u64, 0x0000_0000_009b_0000_u64, 0x0000_0000_00d9_0000_u64,
-        0x0000_0000_00cb_0000_u64, 0x0000_0000_0199_0000_u64, 0x0000_0000_04c9_0000_u64,
-        0x0000_0000_0499_0000_u64, 0x0000_0000_00d9_0000_u64, 0x0000_0000_0199_0000_u64,
-        0x0000_0000_0493_0000_u64, 0x0000_0000_04c9_0000_u64, 0x0000_0000_00cb_0000_u64,
-        0x0000_0000_04c9_0000_u64, 0x0000_0000_0493_0000_u64, 0x0000_0000_0499_0000_u64,
-        0x0000_0000_009b_0000_u64, 0x0000_0000_0199_0000_u64, 0x0000_0000_0499_0000_u64,
-        0x0000_0000_0199_0000_u64, 0x0000_0000_0493_0000_u64, 0x0000_0000_005b_0000_u64,
-        0x0000_0000_00f2_0000_u64, 0x0000_0000_019a_0000_u64, 0x0000_0000_2492_0000_u64,
-        0x0000_0000_0c92_0000_u64, 0x0000_0000_0926_0000_u64, 0x0000_0000_0692_0000_u64,
-        0x0000_0000_0496_0000_u64, 0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_0992_0000_u64, 0x0000_0000_0932_0000_u64, 0x0000_0000_00b6_0000_u64,
-        0x0000_0000_00da_0000_u64, 0x0000_0000_0136_0000_u64, 0x0000_0000_01b2_0000_u64,
-        0x0000_0000_01a6_0000_u64, 0x0000_0000_04d2_0000_u64, 0x0000_0000_04b2_0000_u64,
-        0x0000_0000_0592_0000_u64, 0x0000_0000_049a_0000_u64, 0x0000_0000_00f2_0000_u64,
-        0x0000_0000_019a_0000_u64, 0x0000_0000_2492_0000_u64, 0x0000_0000_0c92_0000_u64,
-        0x0000_0000_0692_0000_u64, 0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_0992_0000_u64, 0x0000_0000_0932_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_01b2_0000_u64, 0x0000_0000_04d2_0000_u64, 0x0000_0000_04b2_0000_u64,
-        0x0000_0000_0592_0000_u64, 0x0000_0000_049a_0000_u64, 0x0000_0000_0926_0000_u64,
-        0x0000_0000_01a6_0000_u64, 0x0000_0000_019a_0000_u64, 0x0000_0000_2492_0000_u64,
-        0x0000_0000_0c92_0000_u64, 0x0000_0000_0692_0000_u64, 0x0000_0000_0496_0000_u64,
-        0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0992_0000_u64,
-        0x0000_0000_00da_0000_u64, 0x0000_0000_04d2_0000_u64, 0x0000_0000_0592_0000_u64,
-        0x0000_0000_049a_0000_u64, 0x0000_0000_019a_0000_u64, 0x0000_0000_2492_0000_u64,
-        0x0000_0000_0c92_0000_u64, 0x0000_0000_0692_0000_u64, 0x0000_0000_02d2_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_0992_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_04d2_0000_u64, 0x0000_0000_0592_0000_u64, 0x0000_0000_049a_0000_u64,
-        0x0000_0000_0926_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0932_0000_u64,
-        0x0000_0000_0136_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0932_0000_u64,
-        0x0000_0000_0926_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_00f2_0000_u64, 0x0000_0000_2492_0000_u64, 0x0000_0000_0c92_0000_u64,
-        0x0000_0000_0692_0000_u64, 0x0000_0000_0496_0000_u64, 0x0000_0000_02d2_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_00b6_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_04d2_0000_u64, 0x0000_0000_04b2_0000_u64, 0x0000_0000_049a_0000_u64,
-        0x0000_0000_00f2_0000_u64, 0x0000_0000_2492_0000_u64, 0x0000_0000_0c92_0000_u64,
-        0x0000_0000_0692_0000_u64, 0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_00da_0000_u64, 0x0000_0000_04d2_0000_u64, 0x0000_0000_04b2_0000_u64,
-        0x0000_0000_049a_0000_u64, 0x0000_0000_2492_0000_u64, 0x0000_0000_0c92_0000_u64,
-        0x0000_0000_0692_0000_u64, 0x0000_0000_0496_0000_u64, 0x0000_0000_02d2_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_00da_0000_u64, 0x0000_0000_04d2_0000_u64,
-        0x0000_0000_049a_0000_u64, 0x0000_0000_2492_0000_u64, 0x0000_0000_0c92_0000_u64,
-        0x0000_0000_0692_0000_u64, 0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_00da_0000_u64, 0x0000_0000_04d2_0000_u64, 0x0000_0000_049a_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_00f2_0000_u64, 0x0000_0000_019a_0000_u64,
-        0x0000_0000_0926_0000_u64, 0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_0992_0000_u64, 0x0000_0000_0932_0000_u64, 0x0000_0000_00b6_0000_u64,
-        0x0000_0000_00da_0000_u64, 0x0000_0000_0136_0000_u64, 0x0000_0000_01b2_0000_u64,
-        0x0000_0000_01a6_0000_u64, 0x0000_0000_00f2_0000_u64, 0x0000_0000_019a_0000_u64,
-        0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0992_0000_u64,
-        0x0000_0000_0932_0000_u64, 0x0000_0000_00da_0000_u64, 0x0000_0000_01b2_0000_u64,
-        0x0000_0000_0926_0000_u64, 0x0000_0000_01a6_0000_u64, 0x0000_0000_019a_0000_u64,
-        0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0992_0000_u64,
-        0x0000_0000_00da_0000_u64, 0x0000_0000_019a_0000_u64, 0x0000_0000_02d2_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_0992_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_0926_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0932_0000_u64,
-        0x0000_0000_0136_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_0932_0000_u64,
-        0x0000_0000_0926_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_00f2_0000_u64, 0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_00b6_0000_u64, 0x0000_0000_00da_0000_u64, 0x0000_0000_00f2_0000_u64,
-        0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_02d2_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_00da_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_025a_0000_u64, 0x0000_0000_025a_0000_u64,
-        0x0000_0000_025a_0000_u64, 0x0000_0000_4924_0000_u64, 0x0000_0000_0d24_0000_u64,
-        0x0000_0000_05a4_0000_u64, 0x0000_0000_04b4_0000_u64, 0x0000_0000_01b4_0000_u64,
-        0x0000_0000_00f4_0000_u64, 0x0000_0000_09a4_0000_u64, 0x0000_0000_0934_0000_u64,
-        0x0000_0000_4924_0000_u64, 0x0000_0000_0d24_0000_u64, 0x0000_0000_05a4_0000_u64,
-        0x0000_0000_09a4_0000_u64, 0x0000_0000_4924_0000_u64, 0x0000_0000_0d24_0000_u64,
-        0x0000_0000_0934_0000_u64, 0x0000_0000_4924_0000_u64, 0x0000_0000_0d24_0000_u64,
-        0x0000_0000_04b4_0000_u64, 0x0000_0000_00f4_0000_u64, 0x0000_0000_4924_0000_u64,
-        0x0000_0000_01b4_0000_u64, 0x0000_0000_00f4_0000_u64, 0x0000_0000_09a4_0000_u64,
-        0x0000_0000_0934_0000_u64, 0x0000_0000_4924_0000_u64, 0x0000_0000_09a4_0000_u64,
-        0x0000_0000_4924_0000_u64, 0x0000_0000_0934_0000_u64, 0x0000_0000_4924_0000_u64,
-        0x0000_0000_00f4_0000_u64, 0x0000_0000_05a4_0000_u64, 0x0000_0000_04b4_0000_u64,
-        0x0000_0000_01b4_0000_u64, 0x0000_0000_00f4_0000_u64, 0x0000_0000_05a4_0000_u64,
-        0x0000_0000_04b4_0000_u64, 0x0000_0000_00f4_0000_u64, 0x0000_0000_01b4_0000_u64,
-        0x0000_0000_00f4_0000_u64, 0x0000_0000_00f4_0000_u64, 0x0000_0000_9248_0000_u64,
-        0x0000_0000_3248_0000_u64, 0x0000_0000_2498_0000_u64, 0x0000_0000_1258_0000_u64,
-        0x0000_0000_2648_0000_u64, 0x0000_0000_24c8_0000_u64, 0x0000_0000_01b8_0000_u64,
-        0x0000_0000_02d8_0000_u64, 0x0000_0000_00f8_0000_u64, 0x0000_0000_04d8_0000_u64,
-        0x0000_0000_06c8_0000_u64, 0x0000_0000_04b8_0000_u64, 0x0000_0000_0658_0000_u64,
-        0x0000_0000_0178_0000_u64, 0x0000_0000_0278_0000_u64, 0x0000_0000_0938_0000_u64,
-        0x0000_0000_12c8_0000_u64, 0x0000_0000_1648_0000_u64, 0x0000_0000_9248_0000_u64,
-        0x0000_0000_3248_0000_u64, 0x0000_0000_2648_0000_u64, 0x0000_0000_24c8_0000_u64,
-        0x0000_0000_06c8_0000_u64, 0x0000_0000_12c8_0000_u64, 0x0000_0000_1648_0000_u64,
-        0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64, 0x0000_0000_2498_0000_u64,
-        0x0000_0000_1258_0000_u64, 0x0000_0000_2648_0000_u64, 0x0000_0000_24c8_0000_u64,
-        0x0000_0000_02d8_0000_u64, 0x0000_0000_04d8_0000_u64, 0x0000_0000_06c8_0000_u64,
-        0x0000_0000_0658_0000_u64, 0x0000_0000_12c8_0000_u64, 0x0000_0000_1648_0000_u64,
-        0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64, 0x0000_0000_2648_0000_u64,
-        0x0000_0000_24c8_0000_u64, 0x0000_0000_06c8_0000_u64, 0x0000_0000_12c8_0000_u64,
-        0x0000_0000_1648_0000_u64, 0x0000_0000_2498_0000_u64, 0x0000_0000_01b8_0000_u64,
-        0x0000_0000_04b8_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_2498_0000_u64,
-        0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64, 0x0000_0000_1258_0000_u64,
-        0x0000_0000_2648_0000_u64, 0x0000_0000_0658_0000_u64, 0x0000_0000_0178_0000_u64,
-        0x0000_0000_0278_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_1648_0000_u64,
-        0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64, 0x0000_0000_2648_0000_u64,
-        0x0000_0000_1648_0000_u64, 0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64,
-        0x0000_0000_1258_0000_u64, 0x0000_0000_2648_0000_u64, 0x0000_0000_0658_0000_u64,
-        0x0000_0000_1648_0000_u64, 0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64,
-        0x0000_0000_2648_0000_u64, 0x0000_0000_1648_0000_u64, 0x0000_0000_0938_0000_u64,
-        0x0000_0000_2498_0000_u64, 0x0000_0000_24c8_0000_u64, 0x0000_0000_01b8_0000_u64,
-        0x0000_0000_00f8_0000_u64, 0x0000_0000_04d8_0000_u64, 0x0000_0000_04b8_0000_u64,
-        0x0000_0000_0178_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_24c8_0000_u64,
-        0x0000_0000_2498_0000_u64, 0x0000_0000_24c8_0000_u64, 0x0000_0000_04d8_0000_u64,
-        0x0000_0000_24c8_0000_u64, 0x0000_0000_2498_0000_u64, 0x0000_0000_01b8_0000_u64,
-        0x0000_0000_04b8_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_2498_0000_u64,
-        0x0000_0000_0178_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_0938_0000_u64,
-        0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64, 0x0000_0000_1258_0000_u64,
-        0x0000_0000_01b8_0000_u64, 0x0000_0000_02d8_0000_u64, 0x0000_0000_00f8_0000_u64,
-        0x0000_0000_0178_0000_u64, 0x0000_0000_0278_0000_u64, 0x0000_0000_0938_0000_u64,
-        0x0000_0000_12c8_0000_u64, 0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64,
-        0x0000_0000_12c8_0000_u64, 0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64,
-        0x0000_0000_1258_0000_u64, 0x0000_0000_02d8_0000_u64, 0x0000_0000_12c8_0000_u64,
-        0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64, 0x0000_0000_12c8_0000_u64,
-        0x0000_0000_01b8_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_9248_0000_u64,
-        0x0000_0000_3248_0000_u64, 0x0000_0000_1258_0000_u64, 0x0000_0000_0178_0000_u64,
-        0x0000_0000_0278_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_9248_0000_u64,
-        0x0000_0000_3248_0000_u64, 0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64,
-        0x0000_0000_1258_0000_u64, 0x0000_0000_9248_0000_u64, 0x0000_0000_3248_0000_u64,
-        0x0000_0000_0938_0000_u64, 0x0000_0000_01b8_0000_u64, 0x0000_0000_00f8_0000_u64,
-        0x0000_0000_0178_0000_u64, 0x0000_0000_0938_0000_u64, 0x0000_0000_01b8_0000_u64,
-        0x0000_0000_0938_0000_u64, 0x0000_0000_0178_0000_u64, 0x0000_0000_0938_0000_u64,
-        0x0000_0000_0938_0000_u64, 0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64,
-        0x0000_0000_4930_0000_u64, 0x0000_0000_3490_0000_u64, 0x0000_0000_24b0_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_4c90_0000_u64,
-        0x0000_0000_4990_0000_u64, 0x0000_0000_05b0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_09b0_0000_u64, 0x0000_0000_0d90_0000_u64, 0x0000_0000_0d30_0000_u64,
-        0x0000_0000_2690_0000_u64, 0x0000_0000_2590_0000_u64, 0x0000_0000_2c90_0000_u64,
-        0x0000_0000_24d0_0000_u64, 0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64,
-        0x0000_0000_3490_0000_u64, 0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4c90_0000_u64, 0x0000_0000_4990_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_0d90_0000_u64, 0x0000_0000_2690_0000_u64, 0x0000_0000_2590_0000_u64,
-        0x0000_0000_2c90_0000_u64, 0x0000_0000_24d0_0000_u64, 0x0000_0000_4930_0000_u64,
-        0x0000_0000_0d30_0000_u64, 0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64,
-        0x0000_0000_3490_0000_u64, 0x0000_0000_24b0_0000_u64, 0x0000_0000_1690_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_4c90_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_2690_0000_u64, 0x0000_0000_2c90_0000_u64, 0x0000_0000_24d0_0000_u64,
-        0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64, 0x0000_0000_3490_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_4c90_0000_u64,
-        0x0000_0000_06d0_0000_u64, 0x0000_0000_2690_0000_u64, 0x0000_0000_2c90_0000_u64,
-        0x0000_0000_24d0_0000_u64, 0x0000_0000_4930_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4990_0000_u64, 0x0000_0000_09b0_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4990_0000_u64, 0x0000_0000_4930_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64,
-        0x0000_0000_3490_0000_u64, 0x0000_0000_24b0_0000_u64, 0x0000_0000_1690_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_05b0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_2690_0000_u64, 0x0000_0000_2590_0000_u64, 0x0000_0000_24d0_0000_u64,
-        0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64, 0x0000_0000_3490_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_2690_0000_u64, 0x0000_0000_2590_0000_u64, 0x0000_0000_24d0_0000_u64,
-        0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64, 0x0000_0000_3490_0000_u64,
-        0x0000_0000_24b0_0000_u64, 0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_06d0_0000_u64, 0x0000_0000_2690_0000_u64, 0x0000_0000_24d0_0000_u64,
-        0x0000_0001_2490_0000_u64, 0x0000_0000_6490_0000_u64, 0x0000_0000_3490_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_2690_0000_u64, 0x0000_0000_24d0_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4930_0000_u64, 0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4c90_0000_u64, 0x0000_0000_4990_0000_u64, 0x0000_0000_05b0_0000_u64,
-        0x0000_0000_06d0_0000_u64, 0x0000_0000_09b0_0000_u64, 0x0000_0000_0d90_0000_u64,
-        0x0000_0000_0d30_0000_u64, 0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4c90_0000_u64, 0x0000_0000_4990_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_0d90_0000_u64, 0x0000_0000_4930_0000_u64, 0x0000_0000_0d30_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_4c90_0000_u64,
-        0x0000_0000_06d0_0000_u64, 0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_4c90_0000_u64, 0x0000_0000_06d0_0000_u64, 0x0000_0000_4930_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_4990_0000_u64, 0x0000_0000_09b0_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_4990_0000_u64, 0x0000_0000_4930_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_1690_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_05b0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_1690_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_06d0_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0000_12d0_0000_u64, 0x0000_0000_12d0_0000_u64,
-        0x0000_0000_12d0_0000_u64, 0x0000_0002_4920_0000_u64, 0x0000_0000_6920_0000_u64,
-        0x0000_0000_2d20_0000_u64, 0x0000_0000_25a0_0000_u64, 0x0000_0000_0da0_0000_u64,
-        0x0000_0000_4d20_0000_u64, 0x0000_0000_49a0_0000_u64, 0x0000_0002_4920_0000_u64,
-        0x0000_0000_6920_0000_u64, 0x0000_0000_2d20_0000_u64, 0x0000_0000_4d20_0000_u64,
-        0x0000_0002_4920_0000_u64, 0x0000_0000_6920_0000_u64, 0x0000_0000_49a0_0000_u64,
-        0x0000_0002_4920_0000_u64, 0x0000_0000_6920_0000_u64, 0x0000_0000_25a0_0000_u64,
-        0x0000_0002_4920_0000_u64, 0x0000_0000_0da0_0000_u64, 0x0000_0000_4d20_0000_u64,
-        0x0000_0000_49a0_0000_u64, 0x0000_0002_4920_0000_u64, 0x0000_0000_4d20_0000_u64,
-        0x0000_0002_4920_0000_u64, 0x0000_0000_49a0_0000_u64, 0x0000_0002_4920_0000_u64,
-        0x0000_0000_2d20_0000_u64, 0x0000_0000_25a0_0000_u64, 0x0000_0000_0da0_0000_u64,
-        0x0000_0000_2d20_0000_u64, 0x0000_0000_25a0_0000_u64, 0x0000_0000_0da0_0000_u64,
-        0x0000_0000_2e40_0000_u64, 0x0000_0004_9240_0000_u64, 0x0000_0001_9240_0000_u64,
-        0x0000_0001_24c0_0000_u64, 0x0000_0000_92c0_0000_u64, 0x0000_0001_3240_0000_u64,
-        0x0000_0001_2640_0000_u64, 0x0000_0000_16c0_0000_u64, 0x0000_0000_26c0_0000_u64,
-        0x0000_0000_3640_0000_u64, 0x0000_0000_1e40_0000_u64, 0x0000_0000_32c0_0000_u64,
-        0x0000_0000_9640_0000_u64, 0x0000_0000_b240_0000_u64, 0x0000_0000_4e40_0000_u64,
-        0x0000_0000_64c0_0000_u64, 0x0000_0000_2e40_0000_u64, 0x0000_0004_9240_0000_u64,
-        0x0000_0001_9240_0000_u64, 0x0000_0001_3240_0000_u64, 0x0000_0001_2640_0000_u64,
-        0x0000_0000_3640_0000_u64, 0x0000_0000_1e40_0000_u64, 0x0000_0000_9640_0000_u64,
-        0x0000_0000_b240_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0001_24c0_0000_u64,
-        0x0000_0000_64c0_0000_u64, 0x0000_0004_9240_0000_u64, 0x0000_0001_9240_0000_u64,
-        0x0000_0000_92c0_0000_u64, 0x0000_0001_3240_0000_u64, 0x0000_0000_32c0_0000_u64,
-        0x0000_0000_b240_0000_u64, 0x0000_0004_9240_0000_u64, 0x0000_0001_9240_0000_u64,
-        0x0000_0001_3240_0000_u64, 0x0000_0000_b240_0000_u64, 0x0000_0000_2e40_0000_u64,
-        0x0000_0001_24c0_0000_u64, 0x0000_0001_2640_0000_u64, 0x0000_0000_26c0_0000_u64,
-        0x0000_0000_4e40_0000_u64, 0x0000_0000_64c0_0000_u64, 0x0000_0000_2e40_0000_u64,
-        0x0000_0001_2640_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0001_24c0_0000_u64,
-        0x0000_0000_64c0_0000_u64, 0x0000_0004_9240_0000_u64, 0x0000_0001_9240_0000_u64,
-        0x0000_0000_92c0_0000_u64, 0x0000_0000_16c0_0000_u64, 0x0000_0000_1e40_0000_u64,
-        0x0000_0000_9640_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0004_9240_0000_u64,
-        0x0000_0001_9240_0000_u64, 0x0000_0000_1e40_0000_u64, 0x0000_0000_9640_0000_u64,
-        0x0000_0000_4e40_0000_u64, 0x0000_0004_9240_0000_u64, 0x0000_0001_9240_0000_u64,
-        0x0000_0000_92c0_0000_u64, 0x0000_0004_9240_0000_u64, 0x0000_0001_9240_0000_u64,
-        0x0000_0000_4e40_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0000_2e40_0000_u64,
-        0x0000_0001_24c0_0000_u64, 0x0000_0001_3240_0000_u64, 0x0000_0001_2640_0000_u64,
-        0x0000_0000_16c0_0000_u64, 0x0000_0000_26c0_0000_u64, 0x0000_0000_3640_0000_u64,
-        0x0000_0000_1e40_0000_u64, 0x0000_0000_32c0_0000_u64, 0x0000_0000_4e40_0000_u64,
-        0x0000_0000_64c0_0000_u64, 0x0000_0000_2e40_0000_u64, 0x0000_0001_3240_0000_u64,
-        0x0000_0001_2640_0000_u64, 0x0000_0000_3640_0000_u64, 0x0000_0000_1e40_0000_u64,
-        0x0000_0000_4e40_0000_u64, 0x0000_0001_24c0_0000_u64, 0x0000_0000_64c0_0000_u64,
-        0x0000_0001_3240_0000_u64, 0x0000_0000_32c0_0000_u64, 0x0000_0001_3240_0000_u64,
-        0x0000_0000_2e40_0000_u64, 0x0000_0001_24c0_0000_u64, 0x0000_0001_2640_0000_u64,
-        0x0000_0000_26c0_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0000_64c0_0000_u64,
-        0x0000_0000_2e40_0000_u64, 0x0000_0001_2640_0000_u64, 0x0000_0000_4e40_0000_u64,
-        0x0000_0001_24c0_0000_u64, 0x0000_0000_64c0_0000_u64, 0x0000_0000_16c0_0000_u64,
-        0x0000_0000_1e40_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0000_1e40_0000_u64,
-        0x0000_0000_4e40_0000_u64, 0x0000_0000_4e40_0000_u64, 0x0000_0000_4e40_0000_u64,
-        0x0000_0000_4e80_0000_u64, 0x0000_0000_1e80_0000_u64, 0x0000_0009_2480_0000_u64,
-        0x0000_0003_2480_0000_u64, 0x0000_0002_4980_0000_u64, 0x0000_0001_a480_0000_u64,
-        0x0000_0001_2580_0000_u64, 0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0002_6480_0000_u64, 0x0000_0002_4c80_0000_u64, 0x0000_0000_2d80_0000_u64,
-        0x0000_0000_3680_0000_u64, 0x0000_0000_4d80_0000_u64, 0x0000_0000_6c80_0000_u64,
-        0x0000_0000_6980_0000_u64, 0x0000_0000_2e80_0000_u64, 0x0000_0001_3480_0000_u64,
-        0x0000_0001_2c80_0000_u64, 0x0000_0001_6480_0000_u64, 0x0000_0001_2680_0000_u64,
-        0x0000_0000_3580_0000_u64, 0x0000_0000_4e80_0000_u64, 0x0000_0000_1e80_0000_u64,
-        0x0000_0009_2480_0000_u64, 0x0000_0003_2480_0000_u64, 0x0000_0001_a480_0000_u64,
-        0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0002_6480_0000_u64,
-        0x0000_0002_4c80_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0000_6c80_0000_u64,
-        0x0000_0000_2e80_0000_u64, 0x0000_0001_3480_0000_u64, 0x0000_0001_2c80_0000_u64,
-        0x0000_0001_6480_0000_u64, 0x0000_0001_2680_0000_u64, 0x0000_0002_4980_0000_u64,
-        0x0000_0000_6980_0000_u64, 0x0000_0009_2480_0000_u64, 0x0000_0003_2480_0000_u64,
-        0x0000_0001_a480_0000_u64, 0x0000_0001_2580_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0002_6480_0000_u64, 0x0000_0000_3680_0000_u64,
-        0x0000_0001_3480_0000_u64, 0x0000_0001_6480_0000_u64, 0x0000_0001_2680_0000_u64,
-        0x0000_0000_3580_0000_u64, 0x0000_0009_2480_0000_u64, 0x0000_0003_2480_0000_u64,
-        0x0000_0001_a480_0000_u64, 0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0002_6480_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0001_3480_0000_u64,
-        0x0000_0001_6480_0000_u64, 0x0000_0001_2680_0000_u64, 0x0000_0000_4e80_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0002_4980_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0002_4c80_0000_u64, 0x0000_0000_4d80_0000_u64, 0x0000_0000_4e80_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0002_4c80_0000_u64,
-        0x0000_0002_4980_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0009_2480_0000_u64, 0x0000_0003_2480_0000_u64,
-        0x0000_0001_a480_0000_u64, 0x0000_0001_2580_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0000_2d80_0000_u64, 0x0000_0000_3680_0000_u64,
-        0x0000_0000_2e80_0000_u64, 0x0000_0001_3480_0000_u64, 0x0000_0001_2c80_0000_u64,
-        0x0000_0001_2680_0000_u64, 0x0000_0000_3580_0000_u64, 0x0000_0000_1e80_0000_u64,
-        0x0000_0009_2480_0000_u64, 0x0000_0003_2480_0000_u64, 0x0000_0001_a480_0000_u64,
-        0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0000_3680_0000_u64,
-        0x0000_0000_2e80_0000_u64, 0x0000_0001_3480_0000_u64, 0x0000_0001_2c80_0000_u64,
-        0x0000_0001_2680_0000_u64, 0x0000_0009_2480_0000_u64, 0x0000_0003_2480_0000_u64,
-        0x0000_0001_a480_0000_u64, 0x0000_0001_2580_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0001_3480_0000_u64,
-        0x0000_0001_2680_0000_u64, 0x0000_0000_3580_0000_u64, 0x0000_0009_2480_0000_u64,
-        0x0000_0003_2480_0000_u64, 0x0000_0001_a480_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0001_3480_0000_u64,
-        0x0000_0001_2680_0000_u64, 0x0000_0000_1e80_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0000_4e80_0000_u64, 0x0000_0000_1e80_0000_u64,
-        0x0000_0002_4980_0000_u64, 0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0002_6480_0000_u64, 0x0000_0002_4c80_0000_u64, 0x0000_0000_2d80_0000_u64,
-        0x0000_0000_3680_0000_u64, 0x0000_0000_4d80_0000_u64, 0x0000_0000_6c80_0000_u64,
-        0x0000_0000_6980_0000_u64, 0x0000_0000_2e80_0000_u64, 0x0000_0000_3580_0000_u64,
-        0x0000_0000_4e80_0000_u64, 0x0000_0000_1e80_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0002_6480_0000_u64, 0x0000_0002_4c80_0000_u64,
-        0x0000_0000_3680_0000_u64, 0x0000_0000_6c80_0000_u64, 0x0000_0000_2e80_0000_u64,
-        0x0000_0002_4980_0000_u64, 0x0000_0000_6980_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0002_6480_0000_u64, 0x0000_0000_3680_0000_u64,
-        0x0000_0000_3580_0000_u64, 0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0002_6480_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0000_4e80_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0002_4980_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0002_4c80_0000_u64, 0x0000_0000_4d80_0000_u64, 0x0000_0000_4e80_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0002_4c80_0000_u64,
-        0x0000_0002_4980_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_2d80_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0000_2e80_0000_u64,
-        0x0000_0000_3580_0000_u64, 0x0000_0000_1e80_0000_u64, 0x0000_0000_b480_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0000_3680_0000_u64, 0x0000_0000_2e80_0000_u64,
-        0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0000_3680_0000_u64,
-        0x0000_0000_3580_0000_u64, 0x0000_0000_b480_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_3680_0000_u64, 0x0000_0000_1e80_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_1e80_0000_u64, 0x0000_0000_9680_0000_u64, 0x0000_0000_9680_0000_u64,
-        0x0000_0000_9680_0000_u64, 0x0000_0000_2f00_0000_u64, 0x0000_0012_4900_0000_u64,
-        0x0000_0003_4900_0000_u64, 0x0000_0001_6900_0000_u64, 0x0000_0001_2d00_0000_u64,
-        0x0000_0000_6d00_0000_u64, 0x0000_0000_4f00_0000_u64, 0x0000_0002_6900_0000_u64,
-        0x0000_0002_4d00_0000_u64, 0x0000_0000_1f00_0000_u64, 0x0000_0012_4900_0000_u64,
-        0x0000_0003_4900_0000_u64, 0x0000_0001_6900_0000_u64, 0x0000_0001_2d00_0000_u64,
-        0x0000_0000_6d00_0000_u64, 0x0000_0002_6900_0000_u64, 0x0000_0002_4d00_0000_u64,
-        0x0000_0012_4900_0000_u64, 0x0000_0003_4900_0000_u64, 0x0000_0001_6900_0000_u64,
-        0x0000_0002_6900_0000_u64, 0x0000_0012_4900_0000_u64, 0x0000_0003_4900_0000_u64,
-        0x0000_0001_6900_0000_u64, 0x0000_0002_6900_0000_u64, 0x0000_0012_4900_0000_u64,
-        0x0000_0003_4900_0000_u64, 0x0000_0000_4f00_0000_u64, 0x0000_0002_4d00_0000_u64,
-        0x0000_0000_1f00_0000_u64, 0x0000_0012_4900_0000_u64, 0x0000_0003_4900_0000_u64,
-        0x0000_0002_4d00_0000_u64, 0x0000_0012_4900_0000_u64, 0x0000_0003_4900_0000_u64,
-        0x0000_0012_4900_0000_u64, 0x0000_0003_4900_0000_u64, 0x0000_0000_2f00_0000_u64,
-        0x0000_0001_2d00_0000_u64, 0x0000_0000_1f00_0000_u64, 0x0000_0001_2d00_0000_u64,
-        0x0000_0000_1f00_0000_u64, 0x0000_0000_2f00_0000_u64, 0x0000_0001_6900_0000_u64,
-        0x0000_0001_2d00_0000_u64, 0x0000_0000_6d00_0000_u64, 0x0000_0000_4f00_0000_u64,
-        0x0000_0000_1f00_0000_u64, 0x0000_0001_6900_0000_u64, 0x0000_0001_2d00_0000_u64,
-        0x0000_0000_6d00_0000_u64, 0x0000_0001_6900_0000_u64, 0x0000_0001_6900_0000_u64,
-        0x0000_0000_4f00_0000_u64, 0x0000_0000_1f00_0000_u64, 0x0000_0000_2f00_0000_u64,
-        0x0000_0001_2d00_0000_u64, 0x0000_0000_1f00_0000_u64, 0x0000_0001_2d00_0000_u64,
-        0x0000_0000_1f00_0000_u64, 0x0000_0024_9200_0000_u64, 0x0000_000c_9200_0000_u64,
-        0x0000_0009_2600_0000_u64, 0x0000_0004_9600_0000_u64, 0x0000_0009_9200_0000_u64,
-        0x0000_0009_3200_0000_u64, 0x0000_0000_b600_0000_u64, 0x0000_0001_3600_0000_u64,
-        0x0000_0001_b200_0000_u64, 0x0000_0001_9600_0000_u64, 0x0000_0003_9200_0000_u64,
-        0x0000_0004_b200_0000_u64, 0x0000_0005_9200_0000_u64, 0x0000_0024_9200_0000_u64,
-        0x0000_000c_9200_0000_u64, 0x0000_0009_9200_0000_u64, 0x0000_0009_3200_0000_u64,
-        0x0000_0001_b200_0000_u64, 0x0000_0003_9200_0000_u64, 0x0000_0004_b200_0000_u64,
-        0x0000_0005_9200_0000_u64, 0x0000_0009_2600_0000_u64, 0x0000_0024_9200_0000_u64,
-        0x0000_000c_9200_0000_u64, 0x0000_0004_9600_0000_u64, 0x0000_0009_9200_0000_u64,
-        0x0000_0001_9600_0000_u64, 0x0000_0003_9200_0000_u64, 0x0000_0005_9200_0000_u64,
-        0x0000_0024_9200_0000_u64, 0x0000_000c_9200_0000_u64, 0x0000_0009_9200_0000_u64,
-        0x0000_0003_9200_0000_u64, 0x0000_0005_9200_0000_u64, 0x0000_0009_2600_0000_u64,
-        0x0000_0009_3200_0000_u64, 0x0000_0001_3600_0000_u64, 0x0000_0009_3200_0000_u64,
-        0x0000_0009_2600_0000_u64, 0x0000_0024_9200_0000_u64, 0x0000_000c_9200_0000_u64,
-        0x0000_0004_9600_0000_u64, 0x0000_0000_b600_0000_u64, 0x0000_0004_b200_0000_u64,
-        0x0000_0024_9200_0000_u64, 0x0000_000c_9200_0000_u64, 0x0000_0004_b200_0000_u64,
-        0x0000_0024_9200_0000_u64, 0x0000_000c_9200_0000_u64, 0x0000_0004_9600_0000_u64,
-        0x0000_0024_9200_0000_u64, 0x0000_000c_9200_0000_u64, 0x0000_0009_2600_0000_u64,
-        0x0000_0009_9200_0000_u64, 0x0000_0009_3200_0000_u64, 0x0000_0000_b600_0000_u64,
-        0x0000_0001_3600_0000_u64, 0x0000_0001_b200_0000_u64, 0x0000_0001_9600_0000_u64,
-        0x0000_0003_9200_0000_u64, 0x0000_0009_9200_0000_u64, 0x0000_0009_3200_0000_u64,
-        0x0000_0001_b200_0000_u64, 0x0000_0003_9200_0000_u64, 0x0000_0009_2600_0000_u64,
-        0x0000_0009_9200_0000_u64, 0x0000_0001_9600_0000_u64, 0x0000_0003_9200_0000_u64,
-        0x0000_0009_9200_0000_u64, 0x0000_0003_9200_0000_u64, 0x0000_0009_2600_0000_u64,
-        0x0000_0009_3200_0000_u64, 0x0000_0001_3600_0000_u64, 0x0000_0009_3200_0000_u64,
-        0x0000_0009_2600_0000_u64, 0x0000_0000_b600_0000_u64, 0x0000_0049_2400_0000_u64,
-        0x0000_0019_2400_0000_u64, 0x0000_0012_4c00_0000_u64, 0x0000_000d_2400_0000_u64,
-        0x0000_0009_2c00_0000_u64, 0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0013_2400_0000_u64, 0x0000_0012_6400_0000_u64, 0x0000_0001_6c00_0000_u64,
-        0x0000_0001_b400_0000_u64, 0x0000_0002_6c00_0000_u64, 0x0000_0003_6400_0000_u64,
-        0x0000_0003_a400_0000_u64, 0x0000_0003_4c00_0000_u64, 0x0000_0009_a400_0000_u64,
-        0x0000_0009_6400_0000_u64, 0x0000_000b_2400_0000_u64, 0x0000_0009_3400_0000_u64,
-        0x0000_0049_2400_0000_u64, 0x0000_0019_2400_0000_u64, 0x0000_000d_2400_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0013_2400_0000_u64,
-        0x0000_0012_6400_0000_u64, 0x0000_0001_b400_0000_u64, 0x0000_0003_6400_0000_u64,
-        0x0000_0003_a400_0000_u64, 0x0000_0009_a400_0000_u64, 0x0000_0009_6400_0000_u64,
-        0x0000_000b_2400_0000_u64, 0x0000_0009_3400_0000_u64, 0x0000_0012_4c00_0000_u64,
-        0x0000_0003_4c00_0000_u64, 0x0000_0049_2400_0000_u64, 0x0000_0019_2400_0000_u64,
-        0x0000_000d_2400_0000_u64, 0x0000_0009_2c00_0000_u64, 0x0000_0005_a400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0013_2400_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0003_a400_0000_u64, 0x0000_0009_a400_0000_u64, 0x0000_000b_2400_0000_u64,
-        0x0000_0009_3400_0000_u64, 0x0000_0049_2400_0000_u64, 0x0000_0019_2400_0000_u64,
-        0x0000_000d_2400_0000_u64, 0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0013_2400_0000_u64, 0x0000_0001_b400_0000_u64, 0x0000_0003_a400_0000_u64,
-        0x0000_0009_a400_0000_u64, 0x0000_000b_2400_0000_u64, 0x0000_0009_3400_0000_u64,
-        0x0000_0012_4c00_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0012_6400_0000_u64,
-        0x0000_0002_6c00_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0012_6400_0000_u64,
-        0x0000_0012_4c00_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0049_2400_0000_u64, 0x0000_0019_2400_0000_u64, 0x0000_000d_2400_0000_u64,
-        0x0000_0009_2c00_0000_u64, 0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0001_6c00_0000_u64, 0x0000_0001_b400_0000_u64, 0x0000_0009_a400_0000_u64,
-        0x0000_0009_6400_0000_u64, 0x0000_0009_3400_0000_u64, 0x0000_0049_2400_0000_u64,
-        0x0000_0019_2400_0000_u64, 0x0000_000d_2400_0000_u64, 0x0000_0005_a400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0001_b400_0000_u64, 0x0000_0009_a400_0000_u64,
-        0x0000_0009_6400_0000_u64, 0x0000_0009_3400_0000_u64, 0x0000_0049_2400_0000_u64,
-        0x0000_0019_2400_0000_u64, 0x0000_000d_2400_0000_u64, 0x0000_0009_2c00_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0009_a400_0000_u64, 0x0000_0009_3400_0000_u64, 0x0000_0049_2400_0000_u64,
-        0x0000_0019_2400_0000_u64, 0x0000_000d_2400_0000_u64, 0x0000_0005_a400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0001_b400_0000_u64, 0x0000_0009_a400_0000_u64,
-        0x0000_0009_3400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0012_4c00_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0013_2400_0000_u64,
-        0x0000_0012_6400_0000_u64, 0x0000_0001_6c00_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0002_6c00_0000_u64, 0x0000_0003_6400_0000_u64, 0x0000_0003_a400_0000_u64,
-        0x0000_0003_4c00_0000_u64, 0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0013_2400_0000_u64, 0x0000_0012_6400_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0003_6400_0000_u64, 0x0000_0003_a400_0000_u64, 0x0000_0012_4c00_0000_u64,
-        0x0000_0003_4c00_0000_u64, 0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0013_2400_0000_u64, 0x0000_0001_b400_0000_u64, 0x0000_0003_a400_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0013_2400_0000_u64,
-        0x0000_0001_b400_0000_u64, 0x0000_0003_a400_0000_u64, 0x0000_0012_4c00_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0012_6400_0000_u64, 0x0000_0002_6c00_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0012_6400_0000_u64, 0x0000_0012_4c00_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0005_a400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0001_6c00_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0005_a400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0001_b400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0004_b400_0000_u64, 0x0000_0004_b400_0000_u64,
-        0x0000_0004_b400_0000_u64, 0x0000_0092_4800_0000_u64, 0x0000_001a_4800_0000_u64,
-        0x0000_000b_4800_0000_u64, 0x0000_0009_6800_0000_u64, 0x0000_0003_6800_0000_u64,
-        0x0000_0003_c800_0000_u64, 0x0000_0013_4800_0000_u64, 0x0000_0012_6800_0000_u64,
-        0x0000_0092_4800_0000_u64, 0x0000_001a_4800_0000_u64, 0x0000_000b_4800_0000_u64,
-        0x0000_0003_c800_0000_u64, 0x0000_0013_4800_0000_u64, 0x0000_0092_4800_0000_u64,
-        0x0000_001a_4800_0000_u64, 0x0000_0012_6800_0000_u64, 0x0000_0092_4800_0000_u64,
-        0x0000_001a_4800_0000_u64, 0x0000_0009_6800_0000_u64, 0x0000_0092_4800_0000_u64,
-        0x0000_0003_6800_0000_u64, 0x0000_0003_c800_0000_u64, 0x0000_0013_4800_0000_u64,
-        0x0000_0012_6800_0000_u64, 0x0000_0092_4800_0000_u64, 0x0000_0003_c800_0000_u64,
-        0x0000_0013_4800_0000_u64, 0x0000_0092_4800_0000_u64, 0x0000_0012_6800_0000_u64,
-        0x0000_0092_4800_0000_u64, 0x0000_000b_4800_0000_u64, 0x0000_0009_6800_0000_u64,
-        0x0000_0003_6800_0000_u64, 0x0000_0003_c800_0000_u64, 0x0000_000b_4800_0000_u64,
-        0x0000_0003_c800_0000_u64, 0x0000_0009_6800_0000_u64, 0x0000_0003_6800_0000_u64,
-        0x0000_0003_c800_0000_u64, 0x0000_0003_c800_0000_u64, 0x0000_000b_3000_0000_u64,
-        0x0000_0124_9000_0000_u64, 0x0000_0064_9000_0000_u64, 0x0000_0049_3000_0000_u64,
-        0x0000_0024_b000_0000_u64, 0x0000_004c_9000_0000_u64, 0x0000_0049_9000_0000_u64,
-        0x0000_0003_b000_0000_u64, 0x0000_0005_b000_0000_u64, 0x0000_0009_b000_0000_u64,
-        0x0000_000d_9000_0000_u64, 0x0000_000c_b000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_0013_3000_0000_u64, 0x0000_0025_9000_0000_u64, 0x0000_002c_9000_0000_u64,
-        0x0000_0124_9000_0000_u64, 0x0000_0064_9000_0000_u64, 0x0000_004c_9000_0000_u64,
-        0x0000_0049_9000_0000_u64, 0x0000_000d_9000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_0025_9000_0000_u64, 0x0000_002c_9000_0000_u64, 0x0000_000b_3000_0000_u64,
-        0x0000_0049_3000_0000_u64, 0x0000_0013_3000_0000_u64, 0x0000_0124_9000_0000_u64,
-        0x0000_0064_9000_0000_u64, 0x0000_0024_b000_0000_u64, 0x0000_004c_9000_0000_u64,
-        0x0000_000c_b000_0000_u64, 0x0000_002c_9000_0000_u64, 0x0000_0124_9000_0000_u64,
-        0x0000_0064_9000_0000_u64, 0x0000_004c_9000_0000_u64, 0x0000_002c_9000_0000_u64,
-        0x0000_000b_3000_0000_u64, 0x0000_0049_3000_0000_u64, 0x0000_0049_9000_0000_u64,
-        0x0000_0003_b000_0000_u64, 0x0000_0009_b000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_0013_3000_0000_u64, 0x0000_0049_9000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_000b_3000_0000_u64, 0x0000_0049_3000_0000_u64, 0x0000_0013_3000_0000_u64,
-        0x0000_0124_9000_0000_u64, 0x0000_0064_9000_0000_u64, 0x0000_0024_b000_0000_u64,
-        0x0000_0003_b000_0000_u64, 0x0000_0005_b000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_0013_3000_0000_u64, 0x0000_0025_9000_0000_u64, 0x0000_0124_9000_0000_u64,
-        0x0000_0064_9000_0000_u64, 0x0000_0003_d000_0000_u64, 0x0000_0025_9000_0000_u64,
-        0x0000_0013_3000_0000_u64, 0x0000_0124_9000_0000_u64, 0x0000_0064_9000_0000_u64,
-        0x0000_0024_b000_0000_u64, 0x0000_0124_9000_0000_u64, 0x0000_0064_9000_0000_u64,
-        0x0000_0003_b000_0000_u64, 0x0000_0003_d000_0000_u64, 0x0000_0013_3000_0000_u64,
-        0x0000_0003_d000_0000_u64, 0x0000_0013_3000_0000_u64, 0x0000_000b_3000_0000_u64,
-        0x0000_0049_3000_0000_u64, 0x0000_004c_9000_0000_u64, 0x0000_0049_9000_0000_u64,
-        0x0000_0003_b000_0000_u64, 0x0000_0005_b000_0000_u64, 0x0000_0009_b000_0000_u64,
-        0x0000_000d_9000_0000_u64, 0x0000_000c_b000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_0013_3000_0000_u64, 0x0000_004c_9000_0000_u64, 0x0000_0049_9000_0000_u64,
-        0x0000_000d_9000_0000_u64, 0x0000_0003_d000_0000_u64, 0x0000_000b_3000_0000_u64,
-        0x0000_0049_3000_0000_u64, 0x0000_0013_3000_0000_u64, 0x0000_004c_9000_0000_u64,
-        0x0000_000c_b000_0000_u64, 0x0000_004c_9000_0000_u64, 0x0000_000b_3000_0000_u64,
-        0x0000_0049_3000_0000_u64, 0x0000_0049_9000_0000_u64, 0x0000_0003_b000_0000_u64,
-        0x0000_0009_b000_0000_u64, 0x0000_0003_d000_0000_u64, 0x0000_0013_3000_0000_u64,
-        0x0000_0049_9000_0000_u64, 0x0000_0003_d000_0000_u64, 0x0000_000b_3000_0000_u64,
-        0x0000_0049_3000_0000_u64, 0x0000_0013_3000_0000_u64, 0x0000_0003_b000_0000_u64,
-        0x0000_0005_b000_0000_u64, 0x0000_0003_d000_0000_u64, 0x0000_0013_3000_0000_u64,
-        0x0000_0003_d000_0000_u64, 0x0000_0013_3000_0000_u64, 0x0000_0003_b000_0000_u64,
-        0x0000_0003_d000_0000_u64, 0x0000_0013_3000_0000_u64, 0x0000_0003_d000_0000_u64,
-        0x0000_0013_3000_0000_u64, 0x0000_0009_e000_0000_u64, 0x0000_0249_2000_0000_u64,
-        0x0000_00c9_2000_0000_u64, 0x0000_0092_6000_0000_u64, 0x0000_0069_2000_0000_u64,
-        0x0000_0049_6000_0000_u64, 0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0099_2000_0000_u64, 0x0000_0093_2000_0000_u64, 0x0000_000b_6000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_0003_e000_0000_u64, 0x0000_0013_6000_0000_u64,
-        0x0000_001b_2000_0000_u64, 0x0000_001a_6000_0000_u64, 0x0000_0005_e000_0000_u64,
-        0x0000_004d_2000_0000_u64, 0x0000_004b_2000_0000_u64, 0x0000_0059_2000_0000_u64,
-        0x0000_0049_a000_0000_u64, 0x0000_0249_2000_0000_u64, 0x0000_00c9_2000_0000_u64,
-        0x0000_0069_2000_0000_u64, 0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0099_2000_0000_u64, 0x0000_0093_2000_0000_u64, 0x0000_000d_a000_0000_u64,
-        0x0000_001b_2000_0000_u64, 0x0000_004d_2000_0000_u64, 0x0000_004b_2000_0000_u64,
-        0x0000_0059_2000_0000_u64, 0x0000_0049_a000_0000_u64, 0x0000_0092_6000_0000_u64,
-        0x0000_001a_6000_0000_u64, 0x0000_0009_e000_0000_u64, 0x0000_0249_2000_0000_u64,
-        0x0000_00c9_2000_0000_u64, 0x0000_0069_2000_0000_u64, 0x0000_0049_6000_0000_u64,
-        0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_0099_2000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_004d_2000_0000_u64,
-        0x0000_0059_2000_0000_u64, 0x0000_0049_a000_0000_u64, 0x0000_0249_2000_0000_u64,
-        0x0000_00c9_2000_0000_u64, 0x0000_0069_2000_0000_u64, 0x0000_002d_2000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0099_2000_0000_u64, 0x0000_000d_a000_0000_u64,
-        0x0000_004d_2000_0000_u64, 0x0000_0059_2000_0000_u64, 0x0000_0049_a000_0000_u64,
-        0x0000_0092_6000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_0093_2000_0000_u64,
-        0x0000_0003_e000_0000_u64, 0x0000_0013_6000_0000_u64, 0x0000_0005_e000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0093_2000_0000_u64, 0x0000_0092_6000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0009_e000_0000_u64, 0x0000_0249_2000_0000_u64, 0x0000_00c9_2000_0000_u64,
-        0x0000_0069_2000_0000_u64, 0x0000_0049_6000_0000_u64, 0x0000_002d_2000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_000b_6000_0000_u64, 0x0000_000d_a000_0000_u64,
-        0x0000_0003_e000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_004d_2000_0000_u64,
-        0x0000_004b_2000_0000_u64, 0x0000_0049_a000_0000_u64, 0x0000_0249_2000_0000_u64,
-        0x0000_00c9_2000_0000_u64, 0x0000_0069_2000_0000_u64, 0x0000_002d_2000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_000d_a000_0000_u64, 0x0000_004d_2000_0000_u64,
-        0x0000_004b_2000_0000_u64, 0x0000_0049_a000_0000_u64, 0x0000_0009_e000_0000_u64,
-        0x0000_0249_2000_0000_u64, 0x0000_00c9_2000_0000_u64, 0x0000_0069_2000_0000_u64,
-        0x0000_0049_6000_0000_u64, 0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_004d_2000_0000_u64,
-        0x0000_0049_a000_0000_u64, 0x0000_0249_2000_0000_u64, 0x0000_00c9_2000_0000_u64,
-        0x0000_0069_2000_0000_u64, 0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_004d_2000_0000_u64, 0x0000_0049_a000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0003_e000_0000_u64, 0x0000_0005_e000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_0005_e000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0009_e000_0000_u64, 0x0000_0092_6000_0000_u64,
-        0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_0099_2000_0000_u64,
-        0x0000_0093_2000_0000_u64, 0x0000_000b_6000_0000_u64, 0x0000_000d_a000_0000_u64,
-        0x0000_0003_e000_0000_u64, 0x0000_0013_6000_0000_u64, 0x0000_001b_2000_0000_u64,
-        0x0000_001a_6000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_002d_2000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0099_2000_0000_u64, 0x0000_0093_2000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_001b_2000_0000_u64, 0x0000_0092_6000_0000_u64,
-        0x0000_001a_6000_0000_u64, 0x0000_0009_e000_0000_u64, 0x0000_002d_2000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0099_2000_0000_u64, 0x0000_000d_a000_0000_u64,
-        0x0000_0005_e000_0000_u64, 0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0099_2000_0000_u64, 0x0000_000d_a000_0000_u64, 0x0000_0092_6000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0093_2000_0000_u64, 0x0000_0003_e000_0000_u64,
-        0x0000_0013_6000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0093_2000_0000_u64, 0x0000_0092_6000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0005_e000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_0009_e000_0000_u64,
-        0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_000b_6000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_0003_e000_0000_u64, 0x0000_0005_e000_0000_u64,
-        0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64, 0x0000_000d_a000_0000_u64,
-        0x0000_0009_e000_0000_u64, 0x0000_002d_2000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_000d_a000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_002d_2000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_000d_a000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0003_e000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0025_a000_0000_u64, 0x0000_0005_e000_0000_u64, 0x0000_0025_a000_0000_u64,
-        0x0000_0492_4000_0000_u64, 0x0000_00d2_4000_0000_u64, 0x0000_005a_4000_0000_u64,
-        0x0000_004b_4000_0000_u64, 0x0000_001b_4000_0000_u64, 0x0000_009a_4000_0000_u64,
-        0x0000_0093_4000_0000_u64, 0x0000_0492_4000_0000_u64, 0x0000_00d2_4000_0000_u64,
-        0x0000_005a_4000_0000_u64, 0x0000_009a_4000_0000_u64, 0x0000_0492_4000_0000_u64,
-        0x0000_00d2_4000_0000_u64, 0x0000_0093_4000_0000_u64, 0x0000_0492_4000_0000_u64,
-        0x0000_00d2_4000_0000_u64, 0x0000_004b_4000_0000_u64, 0x0000_0492_4000_0000_u64,
-        0x0000_001b_4000_0000_u64, 0x0000_009a_4000_0000_u64, 0x0000_0093_4000_0000_u64,
-        0x0000_0492_4000_0000_u64, 0x0000_009a_4000_0000_u64, 0x0000_0492_4000_0000_u64,
-        0x0000_0093_4000_0000_u64, 0x0000_0492_4000_0000_u64, 0x0000_005a_4000_0000_u64,
-        0x0000_004b_4000_0000_u64, 0x0000_001b_4000_0000_u64, 0x0000_005a_4000_0000_u64,
-        0x0000_004b_4000_0000_u64, 0x0000_001b_4000_0000_u64, 0x0000_0924_8000_0000_u64,
-        0x0000_0324_8000_0000_u64, 0x0000_0249_8000_0000_u64, 0x0000_0125_8000_0000_u64,
-        0x0000_0264_8000_0000_u64, 0x0000_024c_8000_0000_u64, 0x0000_002d_8000_0000_u64,
-        0x0000_004d_8000_0000_u64, 0x0000_006c_8000_0000_u64, 0x0000_0065_8000_0000_u64,
-        0x0000_00cc_8000_0000_u64, 0x0000_012c_8000_0000_u64, 0x0000_0164_8000_0000_u64,
-        0x0000_0924_8000_0000_u64, 0x0000_0324_8000_0000_u64, 0x0000_0264_8000_0000_u64,
-        0x0000_024c_8000_0000_u64, 0x0000_006c_8000_0000_u64, 0x0000_00cc_8000_0000_u64,
-        0x0000_012c_8000_0000_u64, 0x0000_0164_8000_0000_u64, 0x0000_0249_8000_0000_u64,
-        0x0000_0924_8000_0000_u64, 0x0000_0324_8000_0000_u64, 0x0000_0125_8000_0000_u64,
-        0x0000_0264_8000_0000_u64, 0x0000_0065_8000_0000_u64, 0x0000_0164_8000_0000_u64,
-        0x0000_0924_8000_0000_u64, 0x0000_0324_8000_0000_u64, 0x0000_0264_8000_0000_u64,
-        0x0000_0164_8000_0000_u64, 0x0000_0249_8000_0000_u64, 0x0000_024c_8000_0000_u64,
-        0x0000_004d_8000_0000_u64, 0x0000_00cc_8000_0000_u64, 0x0000_024c_8000_0000_u64,
-        0x0000_00cc_8000_0000_u64, 0x0000_0249_8000_0000_u64, 0x0000_0924_8000_0000_u64,
-        0x0000_0324_8000_0000_u64, 0x0000_0125_8000_0000_u64, 0x0000_002d_8000_0000_u64,
-        0x0000_012c_8000_0000_u64, 0x0000_0924_8000_0000_u64, 0x0000_0324_8000_0000_u64,
-        0x0000_012c_8000_0000_u64, 0x0000_0924_8000_0000_u64, 0x0000_0324_8000_0000_u64,
-        0x0000_0125_8000_0000_u64, 0x0000_0924_8000_0000_u64, 0x0000_0324_8000_0000_u64,
-        0x0000_0249_8000_0000_u64, 0x0000_0264_8000_0000_u64, 0x0000_024c_8000_0000_u64,
-        0x0000_002d_8000_0000_u64, 0x0000_004d_8000_0000_u64, 0x0000_006c_8000_0000_u64,
-        0x0000_0065_8000_0000_u64, 0x0000_00cc_8000_0000_u64, 0x0000_0264_8000_0000_u64,
-        0x0000_024c_8000_0000_u64, 0x0000_006c_8000_0000_u64, 0x0000_00cc_8000_0000_u64,
-        0x0000_0249_8000_0000_u64, 0x0000_0264_8000_0000_u64, 0x0000_0065_8000_0000_u64,
-        0x0000_0264_8000_0000_u64, 0x0000_0249_8000_0000_u64, 0x0000_024c_8000_0000_u64,
-        0x0000_004d_8000_0000_u64, 0x0000_00cc_8000_0000_u64, 0x0000_024c_8000_0000_u64,
-        0x0000_00cc_8000_0000_u64, 0x0000_0249_8000_0000_u64, 0x0000_002d_8000_0000_u64,
-        0x0000_0079_0000_0000_u64, 0x0000_00cd_0000_0000_u64, 0x0000_1249_0000_0000_u64,
-        0x0000_0649_0000_0000_u64, 0x0000_0493_0000_0000_u64, 0x0000_0349_0000_0000_u64,
-        0x0000_024b_0000_0000_u64, 0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_04c9_0000_0000_u64, 0x0000_0499_0000_0000_u64, 0x0000_005b_0000_0000_u64,
-        0x0000_006d_0000_0000_u64, 0x0000_009b_0000_0000_u64, 0x0000_00d9_0000_0000_u64,
-        0x0000_00d3_0000_0000_u64, 0x0000_0269_0000_0000_u64, 0x0000_0259_0000_0000_u64,
-        0x0000_02c9_0000_0000_u64, 0x0000_024d_0000_0000_u64, 0x0000_0079_0000_0000_u64,
-        0x0000_00cd_0000_0000_u64, 0x0000_1249_0000_0000_u64, 0x0000_0649_0000_0000_u64,
-        0x0000_0349_0000_0000_u64, 0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_04c9_0000_0000_u64, 0x0000_0499_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_00d9_0000_0000_u64, 0x0000_0269_0000_0000_u64, 0x0000_0259_0000_0000_u64,
-        0x0000_02c9_0000_0000_u64, 0x0000_024d_0000_0000_u64, 0x0000_0493_0000_0000_u64,
-        0x0000_00d3_0000_0000_u64, 0x0000_00cd_0000_0000_u64, 0x0000_1249_0000_0000_u64,
-        0x0000_0649_0000_0000_u64, 0x0000_0349_0000_0000_u64, 0x0000_024b_0000_0000_u64,
-        0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_04c9_0000_0000_u64,
-        0x0000_006d_0000_0000_u64, 0x0000_0269_0000_0000_u64, 0x0000_02c9_0000_0000_u64,
-        0x0000_024d_0000_0000_u64, 0x0000_00cd_0000_0000_u64, 0x0000_1249_0000_0000_u64,
-        0x0000_0649_0000_0000_u64, 0x0000_0349_0000_0000_u64, 0x0000_0169_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_04c9_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_0269_0000_0000_u64, 0x0000_02c9_0000_0000_u64, 0x0000_024d_0000_0000_u64,
-        0x0000_0493_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_0499_0000_0000_u64,
-        0x0000_009b_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_0499_0000_0000_u64,
-        0x0000_0493_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_0079_0000_0000_u64, 0x0000_1249_0000_0000_u64, 0x0000_0649_0000_0000_u64,
-        0x0000_0349_0000_0000_u64, 0x0000_024b_0000_0000_u64, 0x0000_0169_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_005b_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_0269_0000_0000_u64, 0x0000_0259_0000_0000_u64, 0x0000_024d_0000_0000_u64,
-        0x0000_0079_0000_0000_u64, 0x0000_1249_0000_0000_u64, 0x0000_0649_0000_0000_u64,
-        0x0000_0349_0000_0000_u64, 0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_006d_0000_0000_u64, 0x0000_0269_0000_0000_u64, 0x0000_0259_0000_0000_u64,
-        0x0000_024d_0000_0000_u64, 0x0000_1249_0000_0000_u64, 0x0000_0649_0000_0000_u64,
-        0x0000_0349_0000_0000_u64, 0x0000_024b_0000_0000_u64, 0x0000_0169_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_006d_0000_0000_u64, 0x0000_0269_0000_0000_u64,
-        0x0000_024d_0000_0000_u64, 0x0000_1249_0000_0000_u64, 0x0000_0649_0000_0000_u64,
-        0x0000_0349_0000_0000_u64, 0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_006d_0000_0000_u64, 0x0000_0269_0000_0000_u64, 0x0000_024d_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_0079_0000_0000_u64, 0x0000_00cd_0000_0000_u64,
-        0x0000_0493_0000_0000_u64, 0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_04c9_0000_0000_u64, 0x0000_0499_0000_0000_u64, 0x0000_005b_0000_0000_u64,
-        0x0000_006d_0000_0000_u64, 0x0000_009b_0000_0000_u64, 0x0000_00d9_0000_0000_u64,
-        0x0000_00d3_0000_0000_u64, 0x0000_0079_0000_0000_u64, 0x0000_00cd_0000_0000_u64,
-        0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_04c9_0000_0000_u64,
-        0x0000_0499_0000_0000_u64, 0x0000_006d_0000_0000_u64, 0x0000_00d9_0000_0000_u64,
-        0x0000_0493_0000_0000_u64, 0x0000_00d3_0000_0000_u64, 0x0000_00cd_0000_0000_u64,
-        0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_04c9_0000_0000_u64,
-        0x0000_006d_0000_0000_u64, 0x0000_00cd_0000_0000_u64, 0x0000_0169_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_04c9_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_0493_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_0499_0000_0000_u64,
-        0x0000_009b_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_0499_0000_0000_u64,
-        0x0000_0493_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_0079_0000_0000_u64, 0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_005b_0000_0000_u64, 0x0000_006d_0000_0000_u64, 0x0000_0079_0000_0000_u64,
-        0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_0169_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_006d_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_012d_0000_0000_u64, 0x0000_012d_0000_0000_u64,
-        0x0000_012d_0000_0000_u64, 0x0000_2492_0000_0000_u64, 0x0000_0692_0000_0000_u64,
-        0x0000_02d2_0000_0000_u64, 0x0000_025a_0000_0000_u64, 0x0000_00da_0000_0000_u64,
-        0x0000_007a_0000_0000_u64, 0x0000_04d2_0000_0000_u64, 0x0000_049a_0000_0000_u64,
-        0x0000_2492_0000_0000_u64, 0x0000_0692_0000_0000_u64, 0x0000_02d2_0000_0000_u64,
-        0x0000_04d2_0000_0000_u64, 0x0000_2492_0000_0000_u64, 0x0000_0692_0000_0000_u64,
-        0x0000_049a_0000_0000_u64, 0x0000_2492_0000_0000_u64, 0x0000_0692_0000_0000_u64,
-        0x0000_025a_0000_0000_u64, 0x0000_007a_0000_0000_u64, 0x0000_2492_0000_0000_u64,
-        0x0000_00da_0000_0000_u64, 0x0000_007a_0000_0000_u64, 0x0000_04d2_0000_0000_u64,
-        0x0000_049a_0000_0000_u64, 0x0000_2492_0000_0000_u64, 0x0000_04d2_0000_0000_u64,
-        0x0000_2492_0000_0000_u64, 0x0000_049a_0000_0000_u64, 0x0000_2492_0000_0000_u64,
-        0x0000_007a_0000_0000_u64, 0x0000_02d2_0000_0000_u64, 0x0000_025a_0000_0000_u64,
-        0x0000_00da_0000_0000_u64, 0x0000_007a_0000_0000_u64, 0x0000_02d2_0000_0000_u64,
-        0x0000_025a_0000_0000_u64, 0x0000_007a_0000_0000_u64, 0x0000_00da_0000_0000_u64,
-        0x0000_007a_0000_0000_u64, 0x0000_007a_0000_0000_u64, 0x0000_4924_0000_0000_u64,
-        0x0000_1924_0000_0000_u64, 0x0000_124c_0000_0000_u64, 0x0000_092c_0000_0000_u64,
-        0x0000_1324_0000_0000_u64, 0x0000_1264_0000_0000_u64, 0x0000_00dc_0000_0000_u64,
-        0x0000_016c_0000_0000_u64, 0x0000_007c_0000_0000_u64, 0x0000_026c_0000_0000_u64,
-        0x0000_0364_0000_0000_u64, 0x0000_025c_0000_0000_u64, 0x0000_032c_0000_0000_u64,
-        0x0000_00bc_0000_0000_u64, 0x0000_013c_0000_0000_u64, 0x0000_049c_0000_0000_u64,
-        0x0000_0964_0000_0000_u64, 0x0000_0b24_0000_0000_u64, 0x0000_4924_0000_0000_u64,
-        0x0000_1924_0000_0000_u64, 0x0000_1324_0000_0000_u64, 0x0000_1264_0000_0000_u64,
-        0x0000_0364_0000_0000_u64, 0x0000_0964_0000_0000_u64, 0x0000_0b24_0000_0000_u64,
-        0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64, 0x0000_124c_0000_0000_u64,
-        0x0000_092c_0000_0000_u64, 0x0000_1324_0000_0000_u64, 0x0000_1264_0000_0000_u64,
-        0x0000_016c_0000_0000_u64, 0x0000_026c_0000_0000_u64, 0x0000_0364_0000_0000_u64,
-        0x0000_032c_0000_0000_u64, 0x0000_0964_0000_0000_u64, 0x0000_0b24_0000_0000_u64,
-        0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64, 0x0000_1324_0000_0000_u64,
-        0x0000_1264_0000_0000_u64, 0x0000_0364_0000_0000_u64, 0x0000_0964_0000_0000_u64,
-        0x0000_0b24_0000_0000_u64, 0x0000_124c_0000_0000_u64, 0x0000_00dc_0000_0000_u64,
-        0x0000_025c_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_124c_0000_0000_u64,
-        0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64, 0x0000_092c_0000_0000_u64,
-        0x0000_1324_0000_0000_u64, 0x0000_032c_0000_0000_u64, 0x0000_00bc_0000_0000_u64,
-        0x0000_013c_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_0b24_0000_0000_u64,
-        0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64, 0x0000_1324_0000_0000_u64,
-        0x0000_0b24_0000_0000_u64, 0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64,
-        0x0000_092c_0000_0000_u64, 0x0000_1324_0000_0000_u64, 0x0000_032c_0000_0000_u64,
-        0x0000_0b24_0000_0000_u64, 0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64,
-        0x0000_1324_0000_0000_u64, 0x0000_0b24_0000_0000_u64, 0x0000_049c_0000_0000_u64,
-        0x0000_124c_0000_0000_u64, 0x0000_1264_0000_0000_u64, 0x0000_00dc_0000_0000_u64,
-        0x0000_007c_0000_0000_u64, 0x0000_026c_0000_0000_u64, 0x0000_025c_0000_0000_u64,
-        0x0000_00bc_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_1264_0000_0000_u64,
-        0x0000_124c_0000_0000_u64, 0x0000_1264_0000_0000_u64, 0x0000_026c_0000_0000_u64,
-        0x0000_1264_0000_0000_u64, 0x0000_124c_0000_0000_u64, 0x0000_00dc_0000_0000_u64,
-        0x0000_025c_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_124c_0000_0000_u64,
-        0x0000_00bc_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_049c_0000_0000_u64,
-        0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64, 0x0000_092c_0000_0000_u64,
-        0x0000_00dc_0000_0000_u64, 0x0000_016c_0000_0000_u64, 0x0000_007c_0000_0000_u64,
-        0x0000_00bc_0000_0000_u64, 0x0000_013c_0000_0000_u64, 0x0000_049c_0000_0000_u64,
-        0x0000_0964_0000_0000_u64, 0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64,
-        0x0000_0964_0000_0000_u64, 0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64,
-        0x0000_092c_0000_0000_u64, 0x0000_016c_0000_0000_u64, 0x0000_0964_0000_0000_u64,
-        0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64, 0x0000_0964_0000_0000_u64,
-        0x0000_00dc_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_4924_0000_0000_u64,
-        0x0000_1924_0000_0000_u64, 0x0000_092c_0000_0000_u64, 0x0000_00bc_0000_0000_u64,
-        0x0000_013c_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_4924_0000_0000_u64,
-        0x0000_1924_0000_0000_u64, 0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64,
-        0x0000_092c_0000_0000_u64, 0x0000_4924_0000_0000_u64, 0x0000_1924_0000_0000_u64,
-        0x0000_049c_0000_0000_u64, 0x0000_00dc_0000_0000_u64, 0x0000_007c_0000_0000_u64,
-        0x0000_00bc_0000_0000_u64, 0x0000_049c_0000_0000_u64, 0x0000_00dc_0000_0000_u64,
-        0x0000_049c_0000_0000_u64, 0x0000_00bc_0000_0000_u64, 0x0000_049c_0000_0000_u64,
-        0x0000_049c_0000_0000_u64, 0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64,
-        0x0000_2498_0000_0000_u64, 0x0000_1a48_0000_0000_u64, 0x0000_1258_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_2648_0000_0000_u64,
-        0x0000_24c8_0000_0000_u64, 0x0000_02d8_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_04d8_0000_0000_u64, 0x0000_06c8_0000_0000_u64, 0x0000_0698_0000_0000_u64,
-        0x0000_1348_0000_0000_u64, 0x0000_12c8_0000_0000_u64, 0x0000_1648_0000_0000_u64,
-        0x0000_1268_0000_0000_u64, 0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64,
-        0x0000_1a48_0000_0000_u64, 0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_2648_0000_0000_u64, 0x0000_24c8_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_06c8_0000_0000_u64, 0x0000_1348_0000_0000_u64, 0x0000_12c8_0000_0000_u64,
-        0x0000_1648_0000_0000_u64, 0x0000_1268_0000_0000_u64, 0x0000_2498_0000_0000_u64,
-        0x0000_0698_0000_0000_u64, 0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64,
-        0x0000_1a48_0000_0000_u64, 0x0000_1258_0000_0000_u64, 0x0000_0b48_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_2648_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_1348_0000_0000_u64, 0x0000_1648_0000_0000_u64, 0x0000_1268_0000_0000_u64,
-        0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64, 0x0000_1a48_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_2648_0000_0000_u64,
-        0x0000_0368_0000_0000_u64, 0x0000_1348_0000_0000_u64, 0x0000_1648_0000_0000_u64,
-        0x0000_1268_0000_0000_u64, 0x0000_2498_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_24c8_0000_0000_u64, 0x0000_04d8_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_24c8_0000_0000_u64, 0x0000_2498_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64,
-        0x0000_1a48_0000_0000_u64, 0x0000_1258_0000_0000_u64, 0x0000_0b48_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_02d8_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_1348_0000_0000_u64, 0x0000_12c8_0000_0000_u64, 0x0000_1268_0000_0000_u64,
-        0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64, 0x0000_1a48_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_1348_0000_0000_u64, 0x0000_12c8_0000_0000_u64, 0x0000_1268_0000_0000_u64,
-        0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64, 0x0000_1a48_0000_0000_u64,
-        0x0000_1258_0000_0000_u64, 0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_0368_0000_0000_u64, 0x0000_1348_0000_0000_u64, 0x0000_1268_0000_0000_u64,
-        0x0000_9248_0000_0000_u64, 0x0000_3248_0000_0000_u64, 0x0000_1a48_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_1348_0000_0000_u64, 0x0000_1268_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_2498_0000_0000_u64, 0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_2648_0000_0000_u64, 0x0000_24c8_0000_0000_u64, 0x0000_02d8_0000_0000_u64,
-        0x0000_0368_0000_0000_u64, 0x0000_04d8_0000_0000_u64, 0x0000_06c8_0000_0000_u64,
-        0x0000_0698_0000_0000_u64, 0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_2648_0000_0000_u64, 0x0000_24c8_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_06c8_0000_0000_u64, 0x0000_2498_0000_0000_u64, 0x0000_0698_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_2648_0000_0000_u64,
-        0x0000_0368_0000_0000_u64, 0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_2648_0000_0000_u64, 0x0000_0368_0000_0000_u64, 0x0000_2498_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_24c8_0000_0000_u64, 0x0000_04d8_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_24c8_0000_0000_u64, 0x0000_2498_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0b48_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_02d8_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_0b48_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0368_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0000_0968_0000_0000_u64, 0x0000_0968_0000_0000_u64,
-        0x0000_0968_0000_0000_u64, 0x0001_2490_0000_0000_u64, 0x0000_3490_0000_0000_u64,
-        0x0000_1690_0000_0000_u64, 0x0000_12d0_0000_0000_u64, 0x0000_06d0_0000_0000_u64,
-        0x0000_2690_0000_0000_u64, 0x0000_24d0_0000_0000_u64, 0x0001_2490_0000_0000_u64,
-        0x0000_3490_0000_0000_u64, 0x0000_1690_0000_0000_u64, 0x0000_2690_0000_0000_u64,
-        0x0001_2490_0000_0000_u64, 0x0000_3490_0000_0000_u64, 0x0000_24d0_0000_0000_u64,
-        0x0001_2490_0000_0000_u64, 0x0000_3490_0000_0000_u64, 0x0000_12d0_0000_0000_u64,
-        0x0001_2490_0000_0000_u64, 0x0000_06d0_0000_0000_u64, 0x0000_2690_0000_0000_u64,
-        0x0000_24d0_0000_0000_u64, 0x0001_2490_0000_0000_u64, 0x0000_2690_0000_0000_u64,
-        0x0001_2490_0000_0000_u64, 0x0000_24d0_0000_0000_u64, 0x0001_2490_0000_0000_u64,
-        0x0000_1690_0000_0000_u64, 0x0000_12d0_0000_0000_u64, 0x0000_06d0_0000_0000_u64,
-        0x0000_1690_0000_0000_u64, 0x0000_12d0_0000_0000_u64, 0x0000_06d0_0000_0000_u64,
-        0x0000_1720_0000_0000_u64, 0x0002_4920_0000_0000_u64, 0x0000_c920_0000_0000_u64,
-        0x0000_9260_0000_0000_u64, 0x0000_4960_0000_0000_u64, 0x0000_9920_0000_0000_u64,
-        0x0000_9320_0000_0000_u64, 0x0000_0b60_0000_0000_u64, 0x0000_1360_0000_0000_u64,
-        0x0000_1b20_0000_0000_u64, 0x0000_0f20_0000_0000_u64, 0x0000_1960_0000_0000_u64,
-        0x0000_4b20_0000_0000_u64, 0x0000_5920_0000_0000_u64, 0x0000_2720_0000_0000_u64,
-        0x0000_3260_0000_0000_u64, 0x0000_1720_0000_0000_u64, 0x0002_4920_0000_0000_u64,
-        0x0000_c920_0000_0000_u64, 0x0000_9920_0000_0000_u64, 0x0000_9320_0000_0000_u64,
-        0x0000_1b20_0000_0000_u64, 0x0000_0f20_0000_0000_u64, 0x0000_4b20_0000_0000_u64,
-        0x0000_5920_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0000_9260_0000_0000_u64,
-        0x0000_3260_0000_0000_u64, 0x0002_4920_0000_0000_u64, 0x0000_c920_0000_0000_u64,
-        0x0000_4960_0000_0000_u64, 0x0000_9920_0000_0000_u64, 0x0000_1960_0000_0000_u64,
-        0x0000_5920_0000_0000_u64, 0x0002_4920_0000_0000_u64, 0x0000_c920_0000_0000_u64,
-        0x0000_9920_0000_0000_u64, 0x0000_5920_0000_0000_u64, 0x0000_1720_0000_0000_u64,
-        0x0000_9260_0000_0000_u64, 0x0000_9320_0000_0000_u64, 0x0000_1360_0000_0000_u64,
-        0x0000_2720_0000_0000_u64, 0x0000_3260_0000_0000_u64, 0x0000_1720_0000_0000_u64,
-        0x0000_9320_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0000_9260_0000_0000_u64,
-        0x0000_3260_0000_0000_u64, 0x0002_4920_0000_0000_u64, 0x0000_c920_0000_0000_u64,
-        0x0000_4960_0000_0000_u64, 0x0000_0b60_0000_0000_u64, 0x0000_0f20_0000_0000_u64,
-        0x0000_4b20_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0002_4920_0000_0000_u64,
-        0x0000_c920_0000_0000_u64, 0x0000_0f20_0000_0000_u64, 0x0000_4b20_0000_0000_u64,
-        0x0000_2720_0000_0000_u64, 0x0002_4920_0000_0000_u64, 0x0000_c920_0000_0000_u64,
-        0x0000_4960_0000_0000_u64, 0x0002_4920_0000_0000_u64, 0x0000_c920_0000_0000_u64,
-        0x0000_2720_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0000_1720_0000_0000_u64,
-        0x0000_9260_0000_0000_u64, 0x0000_9920_0000_0000_u64, 0x0000_9320_0000_0000_u64,
-        0x0000_0b60_0000_0000_u64, 0x0000_1360_0000_0000_u64, 0x0000_1b20_0000_0000_u64,
-        0x0000_0f20_0000_0000_u64, 0x0000_1960_0000_0000_u64, 0x0000_2720_0000_0000_u64,
-        0x0000_3260_0000_0000_u64, 0x0000_1720_0000_0000_u64, 0x0000_9920_0000_0000_u64,
-        0x0000_9320_0000_0000_u64, 0x0000_1b20_0000_0000_u64, 0x0000_0f20_0000_0000_u64,
-        0x0000_2720_0000_0000_u64, 0x0000_9260_0000_0000_u64, 0x0000_3260_0000_0000_u64,
-        0x0000_9920_0000_0000_u64, 0x0000_1960_0000_0000_u64, 0x0000_9920_0000_0000_u64,
-        0x0000_1720_0000_0000_u64, 0x0000_9260_0000_0000_u64, 0x0000_9320_0000_0000_u64,
-        0x0000_1360_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0000_3260_0000_0000_u64,
-        0x0000_1720_0000_0000_u64, 0x0000_9320_0000_0000_u64, 0x0000_2720_0000_0000_u64,
-        0x0000_9260_0000_0000_u64, 0x0000_3260_0000_0000_u64, 0x0000_0b60_0000_0000_u64,
-        0x0000_0f20_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0000_0f20_0000_0000_u64,
-        0x0000_2720_0000_0000_u64, 0x0000_2720_0000_0000_u64, 0x0000_2720_0000_0000_u64,
-        0x0000_2740_0000_0000_u64, 0x0000_0f40_0000_0000_u64, 0x0004_9240_0000_0000_u64,
-        0x0001_9240_0000_0000_u64, 0x0001_24c0_0000_0000_u64, 0x0000_d240_0000_0000_u64,
-        0x0000_92c0_0000_0000_u64, 0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0001_3240_0000_0000_u64, 0x0001_2640_0000_0000_u64, 0x0000_16c0_0000_0000_u64,
-        0x0000_1b40_0000_0000_u64, 0x0000_26c0_0000_0000_u64, 0x0000_3640_0000_0000_u64,
-        0x0000_34c0_0000_0000_u64, 0x0000_1740_0000_0000_u64, 0x0000_9a40_0000_0000_u64,
-        0x0000_9640_0000_0000_u64, 0x0000_b240_0000_0000_u64, 0x0000_9340_0000_0000_u64,
-        0x0000_1ac0_0000_0000_u64, 0x0000_2740_0000_0000_u64, 0x0000_0f40_0000_0000_u64,
-        0x0004_9240_0000_0000_u64, 0x0001_9240_0000_0000_u64, 0x0000_d240_0000_0000_u64,
-        0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0001_3240_0000_0000_u64,
-        0x0001_2640_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_3640_0000_0000_u64,
-        0x0000_1740_0000_0000_u64, 0x0000_9a40_0000_0000_u64, 0x0000_9640_0000_0000_u64,
-        0x0000_b240_0000_0000_u64, 0x0000_9340_0000_0000_u64, 0x0001_24c0_0000_0000_u64,
-        0x0000_34c0_0000_0000_u64, 0x0004_9240_0000_0000_u64, 0x0001_9240_0000_0000_u64,
-        0x0000_d240_0000_0000_u64, 0x0000_92c0_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0001_3240_0000_0000_u64, 0x0000_1b40_0000_0000_u64,
-        0x0000_9a40_0000_0000_u64, 0x0000_b240_0000_0000_u64, 0x0000_9340_0000_0000_u64,
-        0x0000_1ac0_0000_0000_u64, 0x0004_9240_0000_0000_u64, 0x0001_9240_0000_0000_u64,
-        0x0000_d240_0000_0000_u64, 0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0001_3240_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_9a40_0000_0000_u64,
-        0x0000_b240_0000_0000_u64, 0x0000_9340_0000_0000_u64, 0x0000_2740_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0001_24c0_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0001_2640_0000_0000_u64, 0x0000_26c0_0000_0000_u64, 0x0000_2740_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0001_2640_0000_0000_u64,
-        0x0001_24c0_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0004_9240_0000_0000_u64, 0x0001_9240_0000_0000_u64,
-        0x0000_d240_0000_0000_u64, 0x0000_92c0_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0000_16c0_0000_0000_u64, 0x0000_1b40_0000_0000_u64,
-        0x0000_1740_0000_0000_u64, 0x0000_9a40_0000_0000_u64, 0x0000_9640_0000_0000_u64,
-        0x0000_9340_0000_0000_u64, 0x0000_1ac0_0000_0000_u64, 0x0000_0f40_0000_0000_u64,
-        0x0004_9240_0000_0000_u64, 0x0001_9240_0000_0000_u64, 0x0000_d240_0000_0000_u64,
-        0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0000_1b40_0000_0000_u64,
-        0x0000_1740_0000_0000_u64, 0x0000_9a40_0000_0000_u64, 0x0000_9640_0000_0000_u64,
-        0x0000_9340_0000_0000_u64, 0x0004_9240_0000_0000_u64, 0x0001_9240_0000_0000_u64,
-        0x0000_d240_0000_0000_u64, 0x0000_92c0_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_9a40_0000_0000_u64,
-        0x0000_9340_0000_0000_u64, 0x0000_1ac0_0000_0000_u64, 0x0004_9240_0000_0000_u64,
-        0x0001_9240_0000_0000_u64, 0x0000_d240_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_9a40_0000_0000_u64,
-        0x0000_9340_0000_0000_u64, 0x0000_0f40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0000_2740_0000_0000_u64, 0x0000_0f40_0000_0000_u64,
-        0x0001_24c0_0000_0000_u64, 0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0001_3240_0000_0000_u64, 0x0001_2640_0000_0000_u64, 0x0000_16c0_0000_0000_u64,
-        0x0000_1b40_0000_0000_u64, 0x0000_26c0_0000_0000_u64, 0x0000_3640_0000_0000_u64,
-        0x0000_34c0_0000_0000_u64, 0x0000_1740_0000_0000_u64, 0x0000_1ac0_0000_0000_u64,
-        0x0000_2740_0000_0000_u64, 0x0000_0f40_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0001_3240_0000_0000_u64, 0x0001_2640_0000_0000_u64,
-        0x0000_1b40_0000_0000_u64, 0x0000_3640_0000_0000_u64, 0x0000_1740_0000_0000_u64,
-        0x0001_24c0_0000_0000_u64, 0x0000_34c0_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0001_3240_0000_0000_u64, 0x0000_1b40_0000_0000_u64,
-        0x0000_1ac0_0000_0000_u64, 0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0001_3240_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_2740_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0001_24c0_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0001_2640_0000_0000_u64, 0x0000_26c0_0000_0000_u64, 0x0000_2740_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0001_2640_0000_0000_u64,
-        0x0001_24c0_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_16c0_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_1740_0000_0000_u64,
-        0x0000_1ac0_0000_0000_u64, 0x0000_0f40_0000_0000_u64, 0x0000_5a40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0000_1b40_0000_0000_u64, 0x0000_1740_0000_0000_u64,
-        0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0000_1b40_0000_0000_u64,
-        0x0000_1ac0_0000_0000_u64, 0x0000_5a40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_1b40_0000_0000_u64, 0x0000_0f40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_0f40_0000_0000_u64, 0x0000_4b40_0000_0000_u64, 0x0000_4b40_0000_0000_u64,
-        0x0000_4b40_0000_0000_u64, 0x0000_1780_0000_0000_u64, 0x0009_2480_0000_0000_u64,
-        0x0001_a480_0000_0000_u64, 0x0000_b480_0000_0000_u64, 0x0000_9680_0000_0000_u64,
-        0x0000_3680_0000_0000_u64, 0x0000_2780_0000_0000_u64, 0x0001_3480_0000_0000_u64,
-        0x0001_2680_0000_0000_u64, 0x0000_0f80_0000_0000_u64, 0x0009_2480_0000_0000_u64,
-        0x0001_a480_0000_0000_u64, 0x0000_b480_0000_0000_u64, 0x0000_9680_0000_0000_u64,
-        0x0000_3680_0000_0000_u64, 0x0001_3480_0000_0000_u64, 0x0001_2680_0000_0000_u64,
-        0x0009_2480_0000_0000_u64, 0x0001_a480_0000_0000_u64, 0x0000_b480_0000_0000_u64,
-        0x0001_3480_0000_0000_u64, 0x0009_2480_0000_0000_u64, 0x0001_a480_0000_0000_u64,
-        0x0000_b480_0000_0000_u64, 0x0001_3480_0000_0000_u64, 0x0009_2480_0000_0000_u64,
-        0x0001_a480_0000_0000_u64, 0x0000_2780_0000_0000_u64, 0x0001_2680_0000_0000_u64,
-        0x0000_0f80_0000_0000_u64, 0x0009_2480_0000_0000_u64, 0x0001_a480_0000_0000_u64,
-        0x0001_2680_0000_0000_u64, 0x0009_2480_0000_0000_u64, 0x0001_a480_0000_0000_u64,
-        0x0009_2480_0000_0000_u64, 0x0001_a480_0000_0000_u64, 0x0000_1780_0000_0000_u64,
-        0x0000_9680_0000_0000_u64, 0x0000_0f80_0000_0000_u64, 0x0000_9680_0000_0000_u64,
-        0x0000_0f80_0000_0000_u64, 0x0000_1780_0000_0000_u64, 0x0000_b480_0000_0000_u64,
-        0x0000_9680_0000_0000_u64, 0x0000_3680_0000_0000_u64, 0x0000_2780_0000_0000_u64,
-        0x0000_0f80_0000_0000_u64, 0x0000_b480_0000_0000_u64, 0x0000_9680_0000_0000_u64,
-        0x0000_3680_0000_0000_u64, 0x0000_b480_0000_0000_u64, 0x0000_b480_0000_0000_u64,
-        0x0000_2780_0000_0000_u64, 0x0000_0f80_0000_0000_u64, 0x0000_1780_0000_0000_u64,
-        0x0000_9680_0000_0000_u64, 0x0000_0f80_0000_0000_u64, 0x0000_9680_0000_0000_u64,
-        0x0000_0f80_0000_0000_u64, 0x0012_4900_0000_0000_u64, 0x0006_4900_0000_0000_u64,
-        0x0004_9300_0000_0000_u64, 0x0002_4b00_0000_0000_u64, 0x0004_c900_0000_0000_u64,
-        0x0004_9900_0000_0000_u64, 0x0000_5b00_0000_0000_u64, 0x0000_9b00_0000_0000_u64,
-        0x0000_d900_0000_0000_u64, 0x0000_cb00_0000_0000_u64, 0x0001_c900_0000_0000_u64,
-        0x0002_5900_0000_0000_u64, 0x0002_c900_0000_0000_u64, 0x0012_4900_0000_0000_u64,
-        0x0006_4900_0000_0000_u64, 0x0004_c900_0000_0000_u64, 0x0004_9900_0000_0000_u64,
-        0x0000_d900_0000_0000_u64, 0x0001_c900_0000_0000_u64, 0x0002_5900_0000_0000_u64,
-        0x0002_c900_0000_0000_u64, 0x0004_9300_0000_0000_u64, 0x0012_4900_0000_0000_u64,
-        0x0006_4900_0000_0000_u64, 0x0002_4b00_0000_0000_u64, 0x0004_c900_0000_0000_u64,
-        0x0000_cb00_0000_0000_u64, 0x0001_c900_0000_0000_u64, 0x0002_c900_0000_0000_u64,
-        0x0012_4900_0000_0000_u64, 0x0006_4900_0000_0000_u64, 0x0004_c900_0000_0000_u64,
-        0x0001_c900_0000_0000_u64, 0x0002_c900_0000_0000_u64, 0x0004_9300_0000_0000_u64,
-        0x0004_9900_0000_0000_u64, 0x0000_9b00_0000_0000_u64, 0x0004_9900_0000_0000_u64,
-        0x0004_9300_0000_0000_u64, 0x0012_4900_0000_0000_u64, 0x0006_4900_0000_0000_u64,
-        0x0002_4b00_0000_0000_u64, 0x0000_5b00_0000_0000_u64, 0x0002_5900_0000_0000_u64,
-        0x0012_4900_0000_0000_u64, 0x0006_4900_0000_0000_u64, 0x0002_5900_0000_0000_u64,
-        0x0012_4900_0000_0000_u64, 0x0006_4900_0000_0000_u64, 0x0002_4b00_0000_0000_u64,
-        0x0012_4900_0000_0000_u64, 0x0006_4900_0000_0000_u64, 0x0004_9300_0000_0000_u64,
-        0x0004_c900_0000_0000_u64, 0x0004_9900_0000_0000_u64, 0x0000_5b00_0000_0000_u64,
-        0x0000_9b00_0000_0000_u64, 0x0000_d900_0000_0000_u64, 0x0000_cb00_0000_0000_u64,
-        0x0001_c900_0000_0000_u64, 0x0004_c900_0000_0000_u64, 0x0004_9900_0000_0000_u64,
-        0x0000_d900_0000_0000_u64, 0x0001_c900_0000_0000_u64, 0x0004_9300_0000_0000_u64,
-        0x0004_c900_0000_0000_u64, 0x0000_cb00_0000_0000_u64, 0x0001_c900_0000_0000_u64,
-        0x0004_c900_0000_0000_u64, 0x0001_c900_0000_0000_u64, 0x0004_9300_0000_0000_u64,
-        0x0004_9900_0000_0000_u64, 0x0000_9b00_0000_0000_u64, 0x0004_9900_0000_0000_u64,
-        0x0004_9300_0000_0000_u64, 0x0000_5b00_0000_0000_u64, 0x0024_9200_0000_0000_u64,
-        0x000c_9200_0000_0000_u64, 0x0009_2600_0000_0000_u64, 0x0006_9200_0000_0000_u64,
-        0x0004_9600_0000_0000_u64, 0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0009_9200_0000_0000_u64, 0x0009_3200_0000_0000_u64, 0x0000_b600_0000_0000_u64,
-        0x0000_da00_0000_0000_u64, 0x0001_3600_0000_0000_u64, 0x0001_b200_0000_0000_u64,
-        0x0001_d200_0000_0000_u64, 0x0001_a600_0000_0000_u64, 0x0004_d200_0000_0000_u64,
-        0x0004_b200_0000_0000_u64, 0x0005_9200_0000_0000_u64, 0x0004_9a00_0000_0000_u64,
-        0x0024_9200_0000_0000_u64, 0x000c_9200_0000_0000_u64, 0x0006_9200_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0009_9200_0000_0000_u64,
-        0x0009_3200_0000_0000_u64, 0x0000_da00_0000_0000_u64, 0x0001_b200_0000_0000_u64,
-        0x0001_d200_0000_0000_u64, 0x0004_d200_0000_0000_u64, 0x0004_b200_0000_0000_u64,
-        0x0005_9200_0000_0000_u64, 0x0004_9a00_0000_0000_u64, 0x0009_2600_0000_0000_u64,
-        0x0001_a600_0000_0000_u64, 0x0024_9200_0000_0000_u64, 0x000c_9200_0000_0000_u64,
-        0x0006_9200_0000_0000_u64, 0x0004_9600_0000_0000_u64, 0x0002_d200_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0009_9200_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0001_d200_0000_0000_u64, 0x0004_d200_0000_0000_u64, 0x0005_9200_0000_0000_u64,
-        0x0004_9a00_0000_0000_u64, 0x0024_9200_0000_0000_u64, 0x000c_9200_0000_0000_u64,
-        0x0006_9200_0000_0000_u64, 0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0009_9200_0000_0000_u64, 0x0000_da00_0000_0000_u64, 0x0001_d200_0000_0000_u64,
-        0x0004_d200_0000_0000_u64, 0x0005_9200_0000_0000_u64, 0x0004_9a00_0000_0000_u64,
-        0x0009_2600_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0009_3200_0000_0000_u64,
-        0x0001_3600_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0009_3200_0000_0000_u64,
-        0x0009_2600_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0024_9200_0000_0000_u64, 0x000c_9200_0000_0000_u64, 0x0006_9200_0000_0000_u64,
-        0x0004_9600_0000_0000_u64, 0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0000_b600_0000_0000_u64, 0x0000_da00_0000_0000_u64, 0x0004_d200_0000_0000_u64,
-        0x0004_b200_0000_0000_u64, 0x0004_9a00_0000_0000_u64, 0x0024_9200_0000_0000_u64,
-        0x000c_9200_0000_0000_u64, 0x0006_9200_0000_0000_u64, 0x0002_d200_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0000_da00_0000_0000_u64, 0x0004_d200_0000_0000_u64,
-        0x0004_b200_0000_0000_u64, 0x0004_9a00_0000_0000_u64, 0x0024_9200_0000_0000_u64,
-        0x000c_9200_0000_0000_u64, 0x0006_9200_0000_0000_u64, 0x0004_9600_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0004_d200_0000_0000_u64, 0x0004_9a00_0000_0000_u64, 0x0024_9200_0000_0000_u64,
-        0x000c_9200_0000_0000_u64, 0x0006_9200_0000_0000_u64, 0x0002_d200_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0000_da00_0000_0000_u64, 0x0004_d200_0000_0000_u64,
-        0x0004_9a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0009_2600_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0009_9200_0000_0000_u64,
-        0x0009_3200_0000_0000_u64, 0x0000_b600_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0001_3600_0000_0000_u64, 0x0001_b200_0000_0000_u64, 0x0001_d200_0000_0000_u64,
-        0x0001_a600_0000_0000_u64, 0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0009_9200_0000_0000_u64, 0x0009_3200_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0001_b200_0000_0000_u64, 0x0001_d200_0000_0000_u64, 0x0009_2600_0000_0000_u64,
-        0x0001_a600_0000_0000_u64, 0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0009_9200_0000_0000_u64, 0x0000_da00_0000_0000_u64, 0x0001_d200_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0009_9200_0000_0000_u64,
-        0x0000_da00_0000_0000_u64, 0x0001_d200_0000_0000_u64, 0x0009_2600_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0009_3200_0000_0000_u64, 0x0001_3600_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0009_3200_0000_0000_u64, 0x0009_2600_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0002_d200_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0000_b600_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0002_d200_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0000_da00_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64, 0x0002_5a00_0000_0000_u64,
-        0x0002_5a00_0000_0000_u64, 0x0049_2400_0000_0000_u64, 0x000d_2400_0000_0000_u64,
-        0x0005_a400_0000_0000_u64, 0x0004_b400_0000_0000_u64, 0x0001_b400_0000_0000_u64,
-        0x0001_e400_0000_0000_u64, 0x0009_a400_0000_0000_u64, 0x0009_3400_0000_0000_u64,
-        0x0049_2400_0000_0000_u64, 0x000d_2400_0000_0000_u64, 0x0005_a400_0000_0000_u64,
-        0x0001_e400_0000_0000_u64, 0x0009_a400_0000_0000_u64, 0x0049_2400_0000_0000_u64,
-        0x000d_2400_0000_0000_u64, 0x0009_3400_0000_0000_u64, 0x0049_2400_0000_0000_u64,
-        0x000d_2400_0000_0000_u64, 0x0004_b400_0000_0000_u64, 0x0049_2400_0000_0000_u64,
-        0x0001_b400_0000_0000_u64, 0x0001_e400_0000_0000_u64, 0x0009_a400_0000_0000_u64,
-        0x0009_3400_0000_0000_u64, 0x0049_2400_0000_0000_u64, 0x0001_e400_0000_0000_u64,
-        0x0009_a400_0000_0000_u64, 0x0049_2400_0000_0000_u64, 0x0009_3400_0000_0000_u64,
-        0x0049_2400_0000_0000_u64, 0x0005_a400_0000_0000_u64, 0x0004_b400_0000_0000_u64,
-        0x0001_b400_0000_0000_u64, 0x0001_e400_0000_0000_u64, 0x0005_a400_0000_0000_u64,
-        0x0001_e400_0000_0000_u64, 0x0004_b400_0000_0000_u64, 0x0001_b400_0000_0000_u64,
-        0x0001_e400_0000_0000_u64, 0x0001_e400_0000_0000_u64, 0x0005_9800_0000_0000_u64,
-        0x0092_4800_0000_0000_u64, 0x0032_4800_0000_0000_u64, 0x0024_9800_0000_0000_u64,
-        0x0012_5800_0000_0000_u64, 0x0026_4800_0000_0000_u64, 0x0024_c800_0000_0000_u64,
-        0x0001_d800_0000_0000_u64, 0x0002_d800_0000_0000_u64, 0x0004_d800_0000_0000_u64,
-        0x0006_c800_0000_0000_u64, 0x0006_5800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0009_9800_0000_0000_u64, 0x0012_c800_0000_0000_u64, 0x0016_4800_0000_0000_u64,
-        0x0092_4800_0000_0000_u64, 0x0032_4800_0000_0000_u64, 0x0026_4800_0000_0000_u64,
-        0x0024_c800_0000_0000_u64, 0x0006_c800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0012_c800_0000_0000_u64, 0x0016_4800_0000_0000_u64, 0x0005_9800_0000_0000_u64,
-        0x0024_9800_0000_0000_u64, 0x0009_9800_0000_0000_u64, 0x0092_4800_0000_0000_u64,
-        0x0032_4800_0000_0000_u64, 0x0012_5800_0000_0000_u64, 0x0026_4800_0000_0000_u64,
-        0x0006_5800_0000_0000_u64, 0x0016_4800_0000_0000_u64, 0x0092_4800_0000_0000_u64,
-        0x0032_4800_0000_0000_u64, 0x0026_4800_0000_0000_u64, 0x0016_4800_0000_0000_u64,
-        0x0005_9800_0000_0000_u64, 0x0024_9800_0000_0000_u64, 0x0024_c800_0000_0000_u64,
-        0x0001_d800_0000_0000_u64, 0x0004_d800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0009_9800_0000_0000_u64, 0x0024_c800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0005_9800_0000_0000_u64, 0x0024_9800_0000_0000_u64, 0x0009_9800_0000_0000_u64,
-        0x0092_4800_0000_0000_u64, 0x0032_4800_0000_0000_u64, 0x0012_5800_0000_0000_u64,
-        0x0001_d800_0000_0000_u64, 0x0002_d800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0009_9800_0000_0000_u64, 0x0012_c800_0000_0000_u64, 0x0092_4800_0000_0000_u64,
-        0x0032_4800_0000_0000_u64, 0x0001_e800_0000_0000_u64, 0x0012_c800_0000_0000_u64,
-        0x0009_9800_0000_0000_u64, 0x0092_4800_0000_0000_u64, 0x0032_4800_0000_0000_u64,
-        0x0012_5800_0000_0000_u64, 0x0092_4800_0000_0000_u64, 0x0032_4800_0000_0000_u64,
-        0x0001_d800_0000_0000_u64, 0x0001_e800_0000_0000_u64, 0x0009_9800_0000_0000_u64,
-        0x0001_e800_0000_0000_u64, 0x0009_9800_0000_0000_u64, 0x0005_9800_0000_0000_u64,
-        0x0024_9800_0000_0000_u64, 0x0026_4800_0000_0000_u64, 0x0024_c800_0000_0000_u64,
-        0x0001_d800_0000_0000_u64, 0x0002_d800_0000_0000_u64, 0x0004_d800_0000_0000_u64,
-        0x0006_c800_0000_0000_u64, 0x0006_5800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0009_9800_0000_0000_u64, 0x0026_4800_0000_0000_u64, 0x0024_c800_0000_0000_u64,
-        0x0006_c800_0000_0000_u64, 0x0001_e800_0000_0000_u64, 0x0005_9800_0000_0000_u64,
-        0x0024_9800_0000_0000_u64, 0x0009_9800_0000_0000_u64, 0x0026_4800_0000_0000_u64,
-        0x0006_5800_0000_0000_u64, 0x0026_4800_0000_0000_u64, 0x0005_9800_0000_0000_u64,
-        0x0024_9800_0000_0000_u64, 0x0024_c800_0000_0000_u64, 0x0001_d800_0000_0000_u64,
-        0x0004_d800_0000_0000_u64, 0x0001_e800_0000_0000_u64, 0x0009_9800_0000_0000_u64,
-        0x0024_c800_0000_0000_u64, 0x0001_e800_0000_0000_u64, 0x0005_9800_0000_0000_u64,
-        0x0024_9800_0000_0000_u64, 0x0009_9800_0000_0000_u64, 0x0001_d800_0000_0000_u64,
-        0x0002_d800_0000_0000_u64, 0x0001_e800_0000_0000_u64, 0x0009_9800_0000_0000_u64,
-        0x0001_e800_0000_0000_u64, 0x0009_9800_0000_0000_u64, 0x0001_d800_0000_0000_u64,
-        0x0001_e800_0000_0000_u64, 0x0009_9800_0000_0000_u64, 0x0001_e800_0000_0000_u64,
-        0x0009_9800_0000_0000_u64, 0x0004_f000_0000_0000_u64, 0x0124_9000_0000_0000_u64,
-        0x0064_9000_0000_0000_u64, 0x0049_3000_0000_0000_u64, 0x0034_9000_0000_0000_u64,
-        0x0024_b000_0000_0000_u64, 0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x004c_9000_0000_0000_u64, 0x0049_9000_0000_0000_u64, 0x0005_b000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x0001_f000_0000_0000_u64, 0x0009_b000_0000_0000_u64,
-        0x000d_9000_0000_0000_u64, 0x000d_3000_0000_0000_u64, 0x0002_f000_0000_0000_u64,
-        0x0026_9000_0000_0000_u64, 0x0025_9000_0000_0000_u64, 0x002c_9000_0000_0000_u64,
-        0x0024_d000_0000_0000_u64, 0x0124_9000_0000_0000_u64, 0x0064_9000_0000_0000_u64,
-        0x0034_9000_0000_0000_u64, 0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x004c_9000_0000_0000_u64, 0x0049_9000_0000_0000_u64, 0x0006_d000_0000_0000_u64,
-        0x000d_9000_0000_0000_u64, 0x0026_9000_0000_0000_u64, 0x0025_9000_0000_0000_u64,
-        0x002c_9000_0000_0000_u64, 0x0024_d000_0000_0000_u64, 0x0049_3000_0000_0000_u64,
-        0x000d_3000_0000_0000_u64, 0x0004_f000_0000_0000_u64, 0x0124_9000_0000_0000_u64,
-        0x0064_9000_0000_0000_u64, 0x0034_9000_0000_0000_u64, 0x0024_b000_0000_0000_u64,
-        0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x004c_9000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0026_9000_0000_0000_u64,
-        0x002c_9000_0000_0000_u64, 0x0024_d000_0000_0000_u64, 0x0124_9000_0000_0000_u64,
-        0x0064_9000_0000_0000_u64, 0x0034_9000_0000_0000_u64, 0x0016_9000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x004c_9000_0000_0000_u64, 0x0006_d000_0000_0000_u64,
-        0x0026_9000_0000_0000_u64, 0x002c_9000_0000_0000_u64, 0x0024_d000_0000_0000_u64,
-        0x0049_3000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x0049_9000_0000_0000_u64,
-        0x0001_f000_0000_0000_u64, 0x0009_b000_0000_0000_u64, 0x0002_f000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0049_9000_0000_0000_u64, 0x0049_3000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0004_f000_0000_0000_u64, 0x0124_9000_0000_0000_u64, 0x0064_9000_0000_0000_u64,
-        0x0034_9000_0000_0000_u64, 0x0024_b000_0000_0000_u64, 0x0016_9000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0005_b000_0000_0000_u64, 0x0006_d000_0000_0000_u64,
-        0x0001_f000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0026_9000_0000_0000_u64,
-        0x0025_9000_0000_0000_u64, 0x0024_d000_0000_0000_u64, 0x0124_9000_0000_0000_u64,
-        0x0064_9000_0000_0000_u64, 0x0034_9000_0000_0000_u64, 0x0016_9000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0006_d000_0000_0000_u64, 0x0026_9000_0000_0000_u64,
-        0x0025_9000_0000_0000_u64, 0x0024_d000_0000_0000_u64, 0x0004_f000_0000_0000_u64,
-        0x0124_9000_0000_0000_u64, 0x0064_9000_0000_0000_u64, 0x0034_9000_0000_0000_u64,
-        0x0024_b000_0000_0000_u64, 0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0026_9000_0000_0000_u64,
-        0x0024_d000_0000_0000_u64, 0x0124_9000_0000_0000_u64, 0x0064_9000_0000_0000_u64,
-        0x0034_9000_0000_0000_u64, 0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x0026_9000_0000_0000_u64, 0x0024_d000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0001_f000_0000_0000_u64, 0x0002_f000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x0002_f000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0004_f000_0000_0000_u64, 0x0049_3000_0000_0000_u64,
-        0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x004c_9000_0000_0000_u64,
-        0x0049_9000_0000_0000_u64, 0x0005_b000_0000_0000_u64, 0x0006_d000_0000_0000_u64,
-        0x0001_f000_0000_0000_u64, 0x0009_b000_0000_0000_u64, 0x000d_9000_0000_0000_u64,
-        0x000d_3000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0016_9000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x004c_9000_0000_0000_u64, 0x0049_9000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x000d_9000_0000_0000_u64, 0x0049_3000_0000_0000_u64,
-        0x000d_3000_0000_0000_u64, 0x0004_f000_0000_0000_u64, 0x0016_9000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x004c_9000_0000_0000_u64, 0x0006_d000_0000_0000_u64,
-        0x0002_f000_0000_0000_u64, 0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x004c_9000_0000_0000_u64, 0x0006_d000_0000_0000_u64, 0x0049_3000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0049_9000_0000_0000_u64, 0x0001_f000_0000_0000_u64,
-        0x0009_b000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0049_9000_0000_0000_u64, 0x0049_3000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0002_f000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x0004_f000_0000_0000_u64,
-        0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x0005_b000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x0001_f000_0000_0000_u64, 0x0002_f000_0000_0000_u64,
-        0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64, 0x0006_d000_0000_0000_u64,
-        0x0004_f000_0000_0000_u64, 0x0016_9000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0006_d000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0016_9000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0006_d000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0001_f000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0012_d000_0000_0000_u64, 0x0002_f000_0000_0000_u64, 0x0012_d000_0000_0000_u64,
-        0x0249_2000_0000_0000_u64, 0x0069_2000_0000_0000_u64, 0x002d_2000_0000_0000_u64,
-        0x0025_a000_0000_0000_u64, 0x000d_a000_0000_0000_u64, 0x004d_2000_0000_0000_u64,
-        0x0049_a000_0000_0000_u64, 0x0249_2000_0000_0000_u64, 0x0069_2000_0000_0000_u64,
-        0x002d_2000_0000_0000_u64, 0x004d_2000_0000_0000_u64, 0x0249_2000_0000_0000_u64,
-        0x0069_2000_0000_0000_u64, 0x0049_a000_0000_0000_u64, 0x0249_2000_0000_0000_u64,
-        0x0069_2000_0000_0000_u64, 0x0025_a000_0000_0000_u64, 0x0249_2000_0000_0000_u64,
-        0x000d_a000_0000_0000_u64, 0x004d_2000_0000_0000_u64, 0x0049_a000_0000_0000_u64,
-        0x0249_2000_0000_0000_u64, 0x004d_2000_0000_0000_u64, 0x0249_2000_0000_0000_u64,
-        0x0049_a000_0000_0000_u64, 0x0249_2000_0000_0000_u64, 0x002d_2000_0000_0000_u64,
-        0x0025_a000_0000_0000_u64, 0x000d_a000_0000_0000_u64, 0x002d_2000_0000_0000_u64,
-        0x0025_a000_0000_0000_u64, 0x000d_a000_0000_0000_u64, 0x0492_4000_0000_0000_u64,
-        0x0192_4000_0000_0000_u64, 0x0124_c000_0000_0000_u64, 0x0092_c000_0000_0000_u64,
-        0x0132_4000_0000_0000_u64, 0x0126_4000_0000_0000_u64, 0x0016_c000_0000_0000_u64,
-        0x0026_c000_0000_0000_u64, 0x0036_4000_0000_0000_u64, 0x0032_c000_0000_0000_u64,
-        0x0066_4000_0000_0000_u64, 0x0096_4000_0000_0000_u64, 0x00b2_4000_0000_0000_u64,
-        0x0492_4000_0000_0000_u64, 0x0192_4000_0000_0000_u64, 0x0132_4000_0000_0000_u64,
-        0x0126_4000_0000_0000_u64, 0x0036_4000_0000_0000_u64, 0x0066_4000_0000_0000_u64,
-        0x0096_4000_0000_0000_u64, 0x00b2_4000_0000_0000_u64, 0x0124_c000_0000_0000_u64,
-        0x0492_4000_0000_0000_u64, 0x0192_4000_0000_0000_u64, 0x0092_c000_0000_0000_u64,
-        0x0132_4000_0000_0000_u64, 0x0032_c000_0000_0000_u64, 0x00b2_4000_0000_0000_u64,
-        0x0492_4000_0000_0000_u64, 0x0192_4000_0000_0000_u64, 0x0132_4000_0000_0000_u64,
-        0x00b2_4000_0000_0000_u64, 0x0124_c000_0000_0000_u64, 0x0126_4000_0000_0000_u64,
-        0x0026_c000_0000_0000_u64, 0x0066_4000_0000_0000_u64, 0x0126_4000_0000_0000_u64,
-        0x0066_4000_0000_0000_u64, 0x0124_c000_0000_0000_u64, 0x0492_4000_0000_0000_u64,
-        0x0192_4000_0000_0000_u64, 0x0092_c000_0000_0000_u64, 0x0016_c000_0000_0000_u64,
-        0x0096_4000_0000_0000_u64, 0x0492_4000_0000_0000_u64, 0x0192_4000_0000_0000_u64,
-        0x0096_4000_0000_0000_u64, 0x0492_4000_0000_0000_u64, 0x0192_4000_0000_0000_u64,
-        0x0092_c000_0000_0000_u64, 0x0492_4000_0000_0000_u64, 0x0192_4000_0000_0000_u64,
-        0x0124_c000_0000_0000_u64, 0x0132_4000_0000_0000_u64, 0x0126_4000_0000_0000_u64,
-        0x0016_c000_0000_0000_u64, 0x0026_c000_0000_0000_u64, 0x0036_4000_0000_0000_u64,
-        0x0032_c000_0000_0000_u64, 0x0066_4000_0000_0000_u64, 0x0132_4000_0000_0000_u64,
-        0x0126_4000_0000_0000_u64, 0x0036_4000_0000_0000_u64, 0x0066_4000_0000_0000_u64,
-        0x0124_c000_0000_0000_u64, 0x0132_4000_0000_0000_u64, 0x0032_c000_0000_0000_u64,
-        0x0132_4000_0000_0000_u64, 0x0124_c000_0000_0000_u64, 0x0126_4000_0000_0000_u64,
-        0x0026_c000_0000_0000_u64, 0x0066_4000_0000_0000_u64, 0x0126_4000_0000_0000_u64,
-        0x0066_4000_0000_0000_u64, 0x0124_c000_0000_0000_u64, 0x0016_c000_0000_0000_u64,
-        0x003c_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64,
-        0x0324_8000_0000_0000_u64, 0x0249_8000_0000_0000_u64, 0x01a4_8000_0000_0000_u64,
-        0x0125_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0264_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64, 0x002d_8000_0000_0000_u64,
-        0x0036_8000_0000_0000_u64, 0x004d_8000_0000_0000_u64, 0x006c_8000_0000_0000_u64,
-        0x0069_8000_0000_0000_u64, 0x0134_8000_0000_0000_u64, 0x012c_8000_0000_0000_u64,
-        0x0164_8000_0000_0000_u64, 0x0126_8000_0000_0000_u64, 0x003c_8000_0000_0000_u64,
-        0x0066_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64, 0x0324_8000_0000_0000_u64,
-        0x01a4_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0264_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x006c_8000_0000_0000_u64, 0x0134_8000_0000_0000_u64, 0x012c_8000_0000_0000_u64,
-        0x0164_8000_0000_0000_u64, 0x0126_8000_0000_0000_u64, 0x0249_8000_0000_0000_u64,
-        0x0069_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64,
-        0x0324_8000_0000_0000_u64, 0x01a4_8000_0000_0000_u64, 0x0125_8000_0000_0000_u64,
-        0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0264_8000_0000_0000_u64,
-        0x0036_8000_0000_0000_u64, 0x0134_8000_0000_0000_u64, 0x0164_8000_0000_0000_u64,
-        0x0126_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64,
-        0x0324_8000_0000_0000_u64, 0x01a4_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x0264_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x0134_8000_0000_0000_u64, 0x0164_8000_0000_0000_u64, 0x0126_8000_0000_0000_u64,
-        0x0249_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64,
-        0x004d_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64,
-        0x0249_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x003c_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64, 0x0324_8000_0000_0000_u64,
-        0x01a4_8000_0000_0000_u64, 0x0125_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x002d_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x0134_8000_0000_0000_u64, 0x012c_8000_0000_0000_u64, 0x0126_8000_0000_0000_u64,
-        0x003c_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64, 0x0324_8000_0000_0000_u64,
-        0x01a4_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0036_8000_0000_0000_u64, 0x0134_8000_0000_0000_u64, 0x012c_8000_0000_0000_u64,
-        0x0126_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64, 0x0324_8000_0000_0000_u64,
-        0x01a4_8000_0000_0000_u64, 0x0125_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64, 0x0134_8000_0000_0000_u64,
-        0x0126_8000_0000_0000_u64, 0x0924_8000_0000_0000_u64, 0x0324_8000_0000_0000_u64,
-        0x01a4_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0036_8000_0000_0000_u64, 0x0134_8000_0000_0000_u64, 0x0126_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x003c_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64,
-        0x0249_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0264_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64, 0x002d_8000_0000_0000_u64,
-        0x0036_8000_0000_0000_u64, 0x004d_8000_0000_0000_u64, 0x006c_8000_0000_0000_u64,
-        0x0069_8000_0000_0000_u64, 0x003c_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64,
-        0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0264_8000_0000_0000_u64,
-        0x024c_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64, 0x006c_8000_0000_0000_u64,
-        0x0249_8000_0000_0000_u64, 0x0069_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64,
-        0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0264_8000_0000_0000_u64,
-        0x0036_8000_0000_0000_u64, 0x0066_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x0264_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x0249_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64,
-        0x004d_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x024c_8000_0000_0000_u64,
-        0x0249_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x003c_8000_0000_0000_u64, 0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x002d_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64, 0x003c_8000_0000_0000_u64,
-        0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x00b4_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0036_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64, 0x0096_8000_0000_0000_u64,
-        0x0096_8000_0000_0000_u64, 0x1249_0000_0000_0000_u64, 0x0349_0000_0000_0000_u64,
-        0x0169_0000_0000_0000_u64, 0x012d_0000_0000_0000_u64, 0x006d_0000_0000_0000_u64,
-        0x003d_0000_0000_0000_u64, 0x0269_0000_0000_0000_u64, 0x024d_0000_0000_0000_u64,
-        0x1249_0000_0000_0000_u64, 0x0349_0000_0000_0000_u64, 0x0169_0000_0000_0000_u64,
-        0x0269_0000_0000_0000_u64, 0x1249_0000_0000_0000_u64, 0x0349_0000_0000_0000_u64,
-        0x024d_0000_0000_0000_u64, 0x1249_0000_0000_0000_u64, 0x0349_0000_0000_0000_u64,
-        0x012d_0000_0000_0000_u64, 0x003d_0000_0000_0000_u64, 0x1249_0000_0000_0000_u64,
-        0x006d_0000_0000_0000_u64, 0x003d_0000_0000_0000_u64, 0x0269_0000_0000_0000_u64,
-        0x024d_0000_0000_0000_u64, 0x1249_0000_0000_0000_u64, 0x0269_0000_0000_0000_u64,
-        0x1249_0000_0000_0000_u64, 0x024d_0000_0000_0000_u64, 0x1249_0000_0000_0000_u64,
-        0x003d_0000_0000_0000_u64, 0x0169_0000_0000_0000_u64, 0x012d_0000_0000_0000_u64,
-        0x006d_0000_0000_0000_u64, 0x003d_0000_0000_0000_u64, 0x0169_0000_0000_0000_u64,
-        0x012d_0000_0000_0000_u64, 0x003d_0000_0000_0000_u64, 0x006d_0000_0000_0000_u64,
-        0x003d_0000_0000_0000_u64, 0x003d_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64,
-        0x0c92_0000_0000_0000_u64, 0x0926_0000_0000_0000_u64, 0x0496_0000_0000_0000_u64,
-        0x0992_0000_0000_0000_u64, 0x0932_0000_0000_0000_u64, 0x006e_0000_0000_0000_u64,
-        0x00b6_0000_0000_0000_u64, 0x003e_0000_0000_0000_u64, 0x0136_0000_0000_0000_u64,
-        0x01b2_0000_0000_0000_u64, 0x012e_0000_0000_0000_u64, 0x0196_0000_0000_0000_u64,
-        0x005e_0000_0000_0000_u64, 0x009e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64,
-        0x04b2_0000_0000_0000_u64, 0x0592_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64,
-        0x0c92_0000_0000_0000_u64, 0x0992_0000_0000_0000_u64, 0x0932_0000_0000_0000_u64,
-        0x01b2_0000_0000_0000_u64, 0x04b2_0000_0000_0000_u64, 0x0592_0000_0000_0000_u64,
-        0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64, 0x0926_0000_0000_0000_u64,
-        0x0496_0000_0000_0000_u64, 0x0992_0000_0000_0000_u64, 0x0932_0000_0000_0000_u64,
-        0x00b6_0000_0000_0000_u64, 0x0136_0000_0000_0000_u64, 0x01b2_0000_0000_0000_u64,
-        0x0196_0000_0000_0000_u64, 0x04b2_0000_0000_0000_u64, 0x0592_0000_0000_0000_u64,
-        0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64, 0x0992_0000_0000_0000_u64,
-        0x0932_0000_0000_0000_u64, 0x01b2_0000_0000_0000_u64, 0x04b2_0000_0000_0000_u64,
-        0x0592_0000_0000_0000_u64, 0x0926_0000_0000_0000_u64, 0x006e_0000_0000_0000_u64,
-        0x012e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x0926_0000_0000_0000_u64,
-        0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64, 0x0496_0000_0000_0000_u64,
-        0x0992_0000_0000_0000_u64, 0x0196_0000_0000_0000_u64, 0x005e_0000_0000_0000_u64,
-        0x009e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x0592_0000_0000_0000_u64,
-        0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64, 0x0992_0000_0000_0000_u64,
-        0x0592_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64,
-        0x0496_0000_0000_0000_u64, 0x0992_0000_0000_0000_u64, 0x0196_0000_0000_0000_u64,
-        0x0592_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64,
-        0x0992_0000_0000_0000_u64, 0x0592_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64,
-        0x0926_0000_0000_0000_u64, 0x0932_0000_0000_0000_u64, 0x006e_0000_0000_0000_u64,
-        0x003e_0000_0000_0000_u64, 0x0136_0000_0000_0000_u64, 0x012e_0000_0000_0000_u64,
-        0x005e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x0932_0000_0000_0000_u64,
-        0x0926_0000_0000_0000_u64, 0x0932_0000_0000_0000_u64, 0x0136_0000_0000_0000_u64,
-        0x0932_0000_0000_0000_u64, 0x0926_0000_0000_0000_u64, 0x006e_0000_0000_0000_u64,
-        0x012e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x0926_0000_0000_0000_u64,
-        0x005e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64,
-        0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64, 0x0496_0000_0000_0000_u64,
-        0x006e_0000_0000_0000_u64, 0x00b6_0000_0000_0000_u64, 0x003e_0000_0000_0000_u64,
-        0x005e_0000_0000_0000_u64, 0x009e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64,
-        0x04b2_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64,
-        0x04b2_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64,
-        0x0496_0000_0000_0000_u64, 0x00b6_0000_0000_0000_u64, 0x04b2_0000_0000_0000_u64,
-        0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64, 0x04b2_0000_0000_0000_u64,
-        0x006e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64,
-        0x0c92_0000_0000_0000_u64, 0x0496_0000_0000_0000_u64, 0x005e_0000_0000_0000_u64,
-        0x009e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64,
-        0x0c92_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64,
-        0x0496_0000_0000_0000_u64, 0x2492_0000_0000_0000_u64, 0x0c92_0000_0000_0000_u64,
-        0x024e_0000_0000_0000_u64, 0x006e_0000_0000_0000_u64, 0x003e_0000_0000_0000_u64,
-        0x005e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64, 0x006e_0000_0000_0000_u64,
-        0x024e_0000_0000_0000_u64, 0x005e_0000_0000_0000_u64, 0x024e_0000_0000_0000_u64,
-        0x024e_0000_0000_0000_u64, 0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64,
-        0x124c_0000_0000_0000_u64, 0x0d24_0000_0000_0000_u64, 0x092c_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x1324_0000_0000_0000_u64,
-        0x1264_0000_0000_0000_u64, 0x016c_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x026c_0000_0000_0000_u64, 0x0364_0000_0000_0000_u64, 0x034c_0000_0000_0000_u64,
-        0x09a4_0000_0000_0000_u64, 0x0964_0000_0000_0000_u64, 0x0b24_0000_0000_0000_u64,
-        0x0934_0000_0000_0000_u64, 0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64,
-        0x0d24_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x1324_0000_0000_0000_u64, 0x1264_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x0364_0000_0000_0000_u64, 0x09a4_0000_0000_0000_u64, 0x0964_0000_0000_0000_u64,
-        0x0b24_0000_0000_0000_u64, 0x0934_0000_0000_0000_u64, 0x124c_0000_0000_0000_u64,
-        0x034c_0000_0000_0000_u64, 0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64,
-        0x0d24_0000_0000_0000_u64, 0x092c_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x1324_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x09a4_0000_0000_0000_u64, 0x0b24_0000_0000_0000_u64, 0x0934_0000_0000_0000_u64,
-        0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64, 0x0d24_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x1324_0000_0000_0000_u64,
-        0x01b4_0000_0000_0000_u64, 0x09a4_0000_0000_0000_u64, 0x0b24_0000_0000_0000_u64,
-        0x0934_0000_0000_0000_u64, 0x124c_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x1264_0000_0000_0000_u64, 0x026c_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x1264_0000_0000_0000_u64, 0x124c_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64,
-        0x0d24_0000_0000_0000_u64, 0x092c_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x016c_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x09a4_0000_0000_0000_u64, 0x0964_0000_0000_0000_u64, 0x0934_0000_0000_0000_u64,
-        0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64, 0x0d24_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x09a4_0000_0000_0000_u64, 0x0964_0000_0000_0000_u64, 0x0934_0000_0000_0000_u64,
-        0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64, 0x0d24_0000_0000_0000_u64,
-        0x092c_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x01b4_0000_0000_0000_u64, 0x09a4_0000_0000_0000_u64, 0x0934_0000_0000_0000_u64,
-        0x4924_0000_0000_0000_u64, 0x1924_0000_0000_0000_u64, 0x0d24_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x09a4_0000_0000_0000_u64, 0x0934_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x124c_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x1324_0000_0000_0000_u64, 0x1264_0000_0000_0000_u64, 0x016c_0000_0000_0000_u64,
-        0x01b4_0000_0000_0000_u64, 0x026c_0000_0000_0000_u64, 0x0364_0000_0000_0000_u64,
-        0x034c_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x1324_0000_0000_0000_u64, 0x1264_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x0364_0000_0000_0000_u64, 0x124c_0000_0000_0000_u64, 0x034c_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x1324_0000_0000_0000_u64,
-        0x01b4_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x1324_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64, 0x124c_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x1264_0000_0000_0000_u64, 0x026c_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x1264_0000_0000_0000_u64, 0x124c_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x05a4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x016c_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x05a4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x01b4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64, 0x04b4_0000_0000_0000_u64,
-        0x04b4_0000_0000_0000_u64, 0x9248_0000_0000_0000_u64, 0x1a48_0000_0000_0000_u64,
-        0x0b48_0000_0000_0000_u64, 0x0968_0000_0000_0000_u64, 0x0368_0000_0000_0000_u64,
-        0x1348_0000_0000_0000_u64, 0x1268_0000_0000_0000_u64, 0x9248_0000_0000_0000_u64,
-        0x1a48_0000_0000_0000_u64, 0x0b48_0000_0000_0000_u64, 0x1348_0000_0000_0000_u64,
-        0x9248_0000_0000_0000_u64, 0x1a48_0000_0000_0000_u64, 0x1268_0000_0000_0000_u64,
-        0x9248_0000_0000_0000_u64, 0x1a48_0000_0000_0000_u64, 0x0968_0000_0000_0000_u64,
-        0x9248_0000_0000_0000_u64, 0x0368_0000_0000_0000_u64, 0x1348_0000_0000_0000_u64,
-        0x1268_0000_0000_0000_u64, 0x9248_0000_0000_0000_u64, 0x1348_0000_0000_0000_u64,
-        0x9248_0000_0000_0000_u64, 0x1268_0000_0000_0000_u64, 0x9248_0000_0000_0000_u64,
-        0x0b48_0000_0000_0000_u64, 0x0968_0000_0000_0000_u64, 0x0368_0000_0000_0000_u64,
-        0x0b48_0000_0000_0000_u64, 0x0968_0000_0000_0000_u64, 0x0368_0000_0000_0000_u64,
-        0x0b90_0000_0000_0000_u64, 0x6490_0000_0000_0000_u64, 0x24b0_0000_0000_0000_u64,
-        0x05b0_0000_0000_0000_u64, 0x09b0_0000_0000_0000_u64, 0x0d90_0000_0000_0000_u64,
-        0x0790_0000_0000_0000_u64, 0x0cb0_0000_0000_0000_u64, 0x2590_0000_0000_0000_u64,
-        0x2c90_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64,
-        0x0b90_0000_0000_0000_u64, 0x6490_0000_0000_0000_u64, 0x0d90_0000_0000_0000_u64,
-        0x0790_0000_0000_0000_u64, 0x2590_0000_0000_0000_u64, 0x2c90_0000_0000_0000_u64,
-        0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64, 0x6490_0000_0000_0000_u64,
-        0x24b0_0000_0000_0000_u64, 0x0cb0_0000_0000_0000_u64, 0x2c90_0000_0000_0000_u64,
-        0x6490_0000_0000_0000_u64, 0x2c90_0000_0000_0000_u64, 0x0b90_0000_0000_0000_u64,
-        0x09b0_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64,
-        0x0b90_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64,
-        0x6490_0000_0000_0000_u64, 0x24b0_0000_0000_0000_u64, 0x05b0_0000_0000_0000_u64,
-        0x0790_0000_0000_0000_u64, 0x2590_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64,
-        0x6490_0000_0000_0000_u64, 0x0790_0000_0000_0000_u64, 0x2590_0000_0000_0000_u64,
-        0x1390_0000_0000_0000_u64, 0x6490_0000_0000_0000_u64, 0x24b0_0000_0000_0000_u64,
-        0x6490_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64,
-        0x0b90_0000_0000_0000_u64, 0x05b0_0000_0000_0000_u64, 0x09b0_0000_0000_0000_u64,
-        0x0d90_0000_0000_0000_u64, 0x0790_0000_0000_0000_u64, 0x0cb0_0000_0000_0000_u64,
-        0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64, 0x0b90_0000_0000_0000_u64,
-        0x0d90_0000_0000_0000_u64, 0x0790_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64,
-        0x1930_0000_0000_0000_u64, 0x0cb0_0000_0000_0000_u64, 0x0b90_0000_0000_0000_u64,
-        0x09b0_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64,
-        0x0b90_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1930_0000_0000_0000_u64,
-        0x05b0_0000_0000_0000_u64, 0x0790_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64,
-        0x0790_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64, 0x1390_0000_0000_0000_u64,
-        0x1390_0000_0000_0000_u64, 0x13a0_0000_0000_0000_u64, 0x07a0_0000_0000_0000_u64,
-        0xc920_0000_0000_0000_u64, 0x9260_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64,
-        0x2d20_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64, 0x9920_0000_0000_0000_u64,
-        0x9320_0000_0000_0000_u64, 0x0b60_0000_0000_0000_u64, 0x0da0_0000_0000_0000_u64,
-        0x1360_0000_0000_0000_u64, 0x1b20_0000_0000_0000_u64, 0x1a60_0000_0000_0000_u64,
-        0x0ba0_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64, 0x13a0_0000_0000_0000_u64,
-        0x07a0_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64,
-        0x2d20_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64, 0x9920_0000_0000_0000_u64,
-        0x9320_0000_0000_0000_u64, 0x0da0_0000_0000_0000_u64, 0x1b20_0000_0000_0000_u64,
-        0x0ba0_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64, 0x9260_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0x9920_0000_0000_0000_u64,
-        0x9320_0000_0000_0000_u64, 0x0b60_0000_0000_0000_u64, 0x1360_0000_0000_0000_u64,
-        0x1b20_0000_0000_0000_u64, 0x1a60_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64,
-        0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64,
-        0x9920_0000_0000_0000_u64, 0x9320_0000_0000_0000_u64, 0x1b20_0000_0000_0000_u64,
-        0x9260_0000_0000_0000_u64, 0x1a60_0000_0000_0000_u64, 0x9260_0000_0000_0000_u64,
-        0x1a60_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64,
-        0x2d20_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64, 0x9920_0000_0000_0000_u64,
-        0x0da0_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64,
-        0x9920_0000_0000_0000_u64, 0x0da0_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0x9920_0000_0000_0000_u64,
-        0x0d60_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64,
-        0x2d20_0000_0000_0000_u64, 0x9920_0000_0000_0000_u64, 0x13a0_0000_0000_0000_u64,
-        0x07a0_0000_0000_0000_u64, 0x9260_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64,
-        0x9320_0000_0000_0000_u64, 0x1360_0000_0000_0000_u64, 0x13a0_0000_0000_0000_u64,
-        0x07a0_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64, 0x9320_0000_0000_0000_u64,
-        0x9260_0000_0000_0000_u64, 0x9320_0000_0000_0000_u64, 0x1360_0000_0000_0000_u64,
-        0x9320_0000_0000_0000_u64, 0x9260_0000_0000_0000_u64, 0x9260_0000_0000_0000_u64,
-        0x25a0_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64, 0x07a0_0000_0000_0000_u64,
-        0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64,
-        0x25a0_0000_0000_0000_u64, 0x0b60_0000_0000_0000_u64, 0x0da0_0000_0000_0000_u64,
-        0x0ba0_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64, 0x07a0_0000_0000_0000_u64,
-        0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64,
-        0x25a0_0000_0000_0000_u64, 0x0da0_0000_0000_0000_u64, 0x0ba0_0000_0000_0000_u64,
-        0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64,
-        0x0b60_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64,
-        0x0da0_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64,
-        0x0da0_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64, 0x6920_0000_0000_0000_u64,
-        0x2d20_0000_0000_0000_u64, 0x0d60_0000_0000_0000_u64, 0xc920_0000_0000_0000_u64,
-        0x6920_0000_0000_0000_u64, 0x2d20_0000_0000_0000_u64, 0x07a0_0000_0000_0000_u64,
-        0x25a0_0000_0000_0000_u64, 0x07a0_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64,
-        0x25a0_0000_0000_0000_u64, 0x25a0_0000_0000_0000_u64, 0x0bc0_0000_0000_0000_u64,
-        0xd240_0000_0000_0000_u64, 0x1b40_0000_0000_0000_u64, 0x13c0_0000_0000_0000_u64,
-        0x9a40_0000_0000_0000_u64, 0x9340_0000_0000_0000_u64, 0x07c0_0000_0000_0000_u64,
-        0xd240_0000_0000_0000_u64, 0x1b40_0000_0000_0000_u64, 0x9a40_0000_0000_0000_u64,
-        0x9340_0000_0000_0000_u64, 0xd240_0000_0000_0000_u64, 0x9a40_0000_0000_0000_u64,
-        0xd240_0000_0000_0000_u64, 0x9a40_0000_0000_0000_u64, 0xd240_0000_0000_0000_u64,
-        0x13c0_0000_0000_0000_u64, 0x9340_0000_0000_0000_u64, 0x07c0_0000_0000_0000_u64,
-        0xd240_0000_0000_0000_u64, 0x9340_0000_0000_0000_u64, 0xd240_0000_0000_0000_u64,
-        0xd240_0000_0000_0000_u64, 0x0bc0_0000_0000_0000_u64, 0x07c0_0000_0000_0000_u64,
-        0x07c0_0000_0000_0000_u64, 0x0bc0_0000_0000_0000_u64, 0x1b40_0000_0000_0000_u64,
-        0x13c0_0000_0000_0000_u64, 0x07c0_0000_0000_0000_u64, 0x1b40_0000_0000_0000_u64,
-        0x13c0_0000_0000_0000_u64, 0x07c0_0000_0000_0000_u64, 0x0bc0_0000_0000_0000_u64,
-        0x07c0_0000_0000_0000_u64, 0x07c0_0000_0000_0000_u64, 0x2d80_0000_0000_0000_u64,
-        0x6c80_0000_0000_0000_u64, 0x6580_0000_0000_0000_u64, 0xe480_0000_0000_0000_u64,
-        0x6c80_0000_0000_0000_u64, 0xe480_0000_0000_0000_u64, 0x6580_0000_0000_0000_u64,
-        0xe480_0000_0000_0000_u64, 0xe480_0000_0000_0000_u64, 0x2d80_0000_0000_0000_u64,
-        0x2d80_0000_0000_0000_u64, 0x6c80_0000_0000_0000_u64, 0x6580_0000_0000_0000_u64,
-        0x6c80_0000_0000_0000_u64, 0x6580_0000_0000_0000_u64, 0x2d80_0000_0000_0000_u64,
-        0x6d00_0000_0000_0000_u64, 0x9b00_0000_0000_0000_u64, 0xd900_0000_0000_0000_u64,
-        0xe900_0000_0000_0000_u64, 0xd300_0000_0000_0000_u64, 0x6d00_0000_0000_0000_u64,
-        0xd900_0000_0000_0000_u64, 0xe900_0000_0000_0000_u64, 0xd300_0000_0000_0000_u64,
-        0x6d00_0000_0000_0000_u64, 0xe900_0000_0000_0000_u64, 0x6d00_0000_0000_0000_u64,
-        0xe900_0000_0000_0000_u64, 0x9b00_0000_0000_0000_u64, 0xd900_0000_0000_0000_u64,
-        0xd300_0000_0000_0000_u64, 0xd900_0000_0000_0000_u64, 0xd300_0000_0000_0000_u64,
-        0x9b00_0000_0000_0000_u64, 0x9b00_0000_0000_0000_u64, 0x6d00_0000_0000_0000_u64,
-        0x6d00_0000_0000_0000_u64, 0x6d00_0000_0000_0000_u64, 0x6d00_0000_0000_0000_u64,
-        0xda00_0000_0000_0000_u64, 0xf200_0000_0000_0000_u64, 0xf200_0000_0000_0000_u64,
-        0xda00_0000_0000_0000_u64, 0xec00_0000_0000_0000_u64, 0xf400_0000_0000_0000_u64,
-        0xf400_0000_0000_0000_u64, 0xec00_0000_0000_0000_u64, 0xf800_0000_0000_0000_u64,
-        0xffff_ffff_ffff_ffff_u64, 0xffff_ffff_ffff_ffff_u64, 0xffff_ffff_ffff_ffff_u64,
-        0xffff_ffff_ffff_ffff_u64, 0xffff_ffff_ffff_ffff_u64, 0xffff_ffff_ffff_ffff_u64,
-        0xffff_ffff_ffff_ffff_u64,
-    ];
-    /// Their image numbers.
-    static F_IMAGES: [u16; 5740] = [
-        104, 262, 368, 420, 644, 961, 1117, 104, 262, 368, 961, 104, 262, 1117, 104, 262,
-        420, 104, 644, 961, 1117, 104, 961, 104, 1117, 104, 368, 420, 644, 368, 420, 644,
-        53, 131, 184, 290, 447, 499, 563, 685, 740, 819, 903, 989, 1041, 53, 131, 447,
-        499, 740, 903, 989, 1041, 184, 53, 131, 290, 447, 819, 1041, 53, 131, 447, 1041,
-        184, 499, 685, 903, 499, 903, 184, 53, 131, 290, 563, 989, 53, 131, 989, 53, 131,
-        290, 53, 131, 184, 447, 499, 563, 685, 740, 819, 903, 447, 499, 740, 903, 184,
-        447, 819, 447, 184, 499, 685, 903, 499, 903, 184, 563, 18, 40, 79, 157, 210, 236,
-        317, 342, 394, 472, 524, 591, 617, 712, 767, 847, 936, 1015, 1067, 1092, 18, 40,
-        79, 157, 236, 342, 394, 472, 524, 617, 767, 936, 1015, 1067, 1092, 210, 847, 40,
-        79, 157, 236, 317, 342, 394, 472, 617, 936, 1067, 1092, 40, 79, 157, 236, 342,
-        394, 472, 617, 936, 1067, 1092, 210, 394, 524, 712, 394, 524, 210, 394, 394, 18,
-        79, 157, 236, 317, 342, 394, 591, 617, 936, 1015, 1092, 18, 79, 157, 236, 342,
-        394, 617, 936, 1015, 1092, 79, 157, 236, 317, 342, 394, 617, 936, 1092, 79, 157,
-        236, 342, 394, 617, 936, 1092, 394, 394, 394, 394, 18, 40, 210, 342, 394, 472,
-        524, 591, 617, 712, 767, 847, 18, 40, 342, 394, 472, 524, 617, 767, 210, 847, 40,
-        342, 394, 472, 617, 40, 342, 394, 472, 617, 210, 394, 524, 712, 394, 524, 210,
-        394, 394, 18, 342, 394, 591, 617, 18, 342, 394, 617, 342, 394, 617, 342, 394,
-        617, 394, 394, 394, 394, 105, 263, 369, 421, 645, 913, 962, 1118, 105, 263, 369,
-        962, 105, 263, 1118, 105, 263, 421, 913, 105, 645, 913, 962, 1118, 105, 962, 105,
-        1118, 105, 913, 369, 421, 645, 913, 369, 421, 913, 645, 913, 913, 54, 132, 185,
-        291, 448, 500, 544, 564, 672, 686, 741, 800, 820, 874, 880, 898, 990, 1042, 54,
-        132, 448, 500, 741, 990, 1042, 54, 132, 185, 291, 448, 500, 564, 686, 741, 820,
-        990, 1042, 54, 132, 448, 500, 741, 990, 1042, 185, 544, 800, 898, 185, 54, 132,
-        291, 448, 820, 874, 880, 898, 1042, 54, 132, 448, 1042, 54, 132, 291, 448, 820,
-        1042, 54, 132, 448, 1042, 898, 185, 500, 544, 672, 686, 800, 874, 898, 500, 185,
-        500, 686, 500, 185, 544, 800, 898, 185, 874, 898, 898, 54, 132, 291, 544, 564,
-        672, 874, 880, 898, 990, 54, 132, 990, 54, 132, 291, 564, 990, 54, 132, 990, 544,
-        898, 54, 132, 291, 874, 880, 898, 54, 132, 54, 132, 291, 54, 132, 898, 544, 672,
-        874, 898, 544, 898, 874, 898, 898, 80, 158, 211, 237, 318, 343, 395, 473, 525,
-        592, 618, 713, 768, 848, 937, 1016, 1068, 1093, 80, 158, 237, 343, 395, 473, 525,
-        618, 768, 937, 1016, 1068, 1093, 211, 848, 80, 158, 237, 318, 343, 395, 473, 618,
-        937, 1068, 1093, 80, 158, 237, 343, 395, 473, 618, 937, 1068, 1093, 211, 395,
-        525, 713, 395, 525, 211, 395, 395, 80, 158, 237, 318, 343, 395, 592, 618, 937,
-        1016, 1093, 80, 158, 237, 343, 395, 618, 937, 1016, 1093, 80, 158, 237, 318, 343,
-        395, 618, 937, 1093, 80, 158, 237, 343, 395, 618, 937, 1093, 395, 395, 395, 395,
-        211, 343, 395, 473, 525, 592, 618, 713, 768, 848, 343, 395, 473, 525, 618, 768,
-        211, 848, 343, 395, 473, 618, 343, 395, 473, 618, 211, 395, 525, 713, 395, 525,
-        211, 395, 395, 343, 395, 592, 618, 343, 395, 618, 343, 395, 618, 343, 395, 618,
-        395, 395, 395, 395, 106, 264, 370, 422, 646, 963, 1119, 106, 264, 370, 963, 106,
-        264, 1119, 106, 264, 422, 106, 646, 963, 1119, 106, 963, 106, 1119, 106, 370,
-        422, 646, 370, 422, 646, 8, 55, 133, 186, 292, 449, 501, 565, 687, 742, 794, 821,
-        991, 1043, 1138, 1156, 8, 55, 133, 449, 501, 742, 794, 991, 1043, 1138, 186,
-        1156, 55, 133, 292, 449, 821, 1043, 55, 133, 449, 1043, 8, 186, 501, 687, 1138,
-        1156, 8, 501, 1138, 186, 1156, 55, 133, 292, 565, 794, 991, 1138, 55, 133, 794,
-        991, 1138, 55, 133, 292, 55, 133, 1138, 1138, 8, 186, 449, 501, 565, 687, 742,
-        794, 821, 1138, 1156, 8, 449, 501, 742, 794, 1138, 186, 1156, 449, 821, 449, 8,
-        186, 501, 687, 1138, 1156, 8, 501, 1138, 186, 1156, 565, 794, 1138, 794, 1138,
-        1138, 1138, 2, 30, 81, 159, 212, 238, 319, 344, 396, 474, 526, 593, 619, 714,
-        769, 849, 924, 938, 1017, 1069, 1094, 1144, 2, 30, 81, 159, 238, 344, 396, 474,
-        526, 619, 769, 924, 938, 1017, 1069, 1094, 212, 849, 81, 159, 238, 319, 344, 396,
-        474, 619, 938, 1069, 1094, 1144, 81, 159, 238, 344, 396, 474, 619, 938, 1069,
-        1094, 2, 30, 212, 396, 526, 714, 2, 30, 396, 526, 212, 396, 396, 30, 81, 159,
-        238, 319, 344, 396, 593, 619, 924, 938, 1017, 1094, 1144, 30, 81, 159, 238, 344,
-        396, 619, 924, 938, 1017, 1094, 81, 159, 238, 319, 344, 396, 619, 938, 1094,
-        1144, 81, 159, 238, 344, 396, 619, 938, 1094, 30, 396, 30, 396, 396, 396, 2, 30,
-        212, 344, 396, 474, 526, 593, 619, 714, 769, 849, 924, 1144, 2, 30, 344, 396,
-        474, 526, 619, 769, 924, 212, 849, 344, 396, 474, 619, 1144, 344, 396, 474, 619,
-        2, 30, 212, 396, 526, 714, 2, 30, 396, 526, 212, 396, 396, 30, 344, 396, 593,
-        619, 924, 1144, 30, 344, 396, 619, 924, 344, 396, 619, 1144, 344, 396, 619, 30,
-        396, 30, 396, 396, 396, 24, 107, 265, 371, 423, 647, 788, 964, 1120, 1150, 107,
-        265, 371, 423, 647, 964, 1120, 107, 265, 371, 964, 107, 265, 371, 964, 107, 265,
-        788, 1120, 1150, 107, 265, 1120, 107, 265, 107, 265, 24, 423, 1150, 423, 1150,
-        24, 371, 423, 647, 788, 1150, 371, 423, 647, 371, 371, 788, 1150, 24, 423, 1150,
-        423, 1150, 56, 134, 187, 293, 450, 502, 566, 688, 743, 822, 892, 992, 1044, 56,
-        134, 450, 502, 743, 892, 992, 1044, 187, 56, 134, 293, 450, 822, 892, 1044, 56,
-        134, 450, 892, 1044, 187, 502, 688, 502, 187, 56, 134, 293, 566, 992, 56, 134,
-        992, 56, 134, 293, 56, 134, 187, 450, 502, 566, 688, 743, 822, 892, 450, 502,
-        743, 892, 187, 450, 822, 892, 450, 892, 187, 502, 688, 502, 187, 566, 82, 160,
-        213, 239, 320, 345, 397, 475, 527, 594, 620, 715, 770, 806, 850, 939, 1018, 1070,
-        1095, 82, 160, 239, 345, 397, 475, 527, 620, 770, 806, 939, 1018, 1070, 1095,
-        213, 850, 82, 160, 239, 320, 345, 397, 475, 620, 806, 939, 1070, 1095, 82, 160,
-        239, 345, 397, 475, 620, 806, 939, 1070, 1095, 213, 397, 527, 715, 397, 527, 213,
-        397, 397, 82, 160, 239, 320, 345, 397, 594, 620, 939, 1018, 1095, 82, 160, 239,
-        345, 397, 620, 939, 1018, 1095, 82, 160, 239, 320, 345, 397, 620, 939, 1095, 82,
-        160, 239, 345, 397, 620, 939, 1095, 397, 397, 397, 397, 213, 345, 397, 475, 527,
-        594, 620, 715, 770, 806, 850, 345, 397, 475, 527, 620, 770, 806, 213, 850, 345,
-        397, 475, 620, 806, 345, 397, 475, 620, 806, 213, 397, 527, 715, 397, 527, 213,
-        397, 397, 345, 397, 594, 620, 345, 397, 620, 345, 397, 620, 345, 397, 620, 397,
-        397, 397, 397, 108, 266, 372, 424, 648, 886, 965, 1121, 108, 266, 372, 886, 965,
-        108, 266, 1121, 108, 266, 424, 108, 648, 886, 965, 1121, 108, 886, 965, 108,
-        1121, 108, 372, 424, 648, 886, 372, 886, 424, 648, 886, 886, 36, 57, 135, 188,
-        294, 451, 503, 550, 567, 689, 744, 823, 868, 909, 993, 1045, 57, 135, 451, 503,
-        744, 868, 993, 1045, 36, 188, 909, 57, 135, 294, 451, 823, 1045, 57, 135, 451,
-        1045, 36, 188, 503, 550, 689, 868, 909, 503, 868, 36, 188, 909, 57, 135, 294,
-        550, 567, 868, 909, 993, 57, 135, 868, 993, 909, 57, 135, 294, 57, 135, 550, 868,
-        909, 868, 909, 36, 188, 451, 503, 550, 567, 689, 744, 823, 868, 909, 451, 503,
-        744, 868, 36, 188, 909, 451, 823, 451, 36, 188, 503, 550, 689, 868, 909, 503,
-        868, 36, 188, 909, 550, 567, 868, 909, 868, 909, 550, 868, 909, 868, 909, 14, 83,
-        161, 214, 240, 321, 346, 398, 476, 528, 595, 621, 666, 716, 771, 851, 919, 940,
-        1019, 1071, 1096, 83, 161, 240, 346, 398, 476, 528, 621, 771, 940, 1019, 1071,
-        1096, 214, 851, 14, 83, 161, 240, 321, 346, 398, 476, 621, 919, 940, 1071, 1096,
-        83, 161, 240, 346, 398, 476, 621, 940, 1071, 1096, 214, 398, 528, 666, 716, 919,
-        398, 528, 214, 398, 919, 398, 14, 83, 161, 240, 321, 346, 398, 595, 621, 666,
-        919, 940, 1019, 1096, 83, 161, 240, 346, 398, 621, 940, 1019, 1096, 14, 83, 161,
-        240, 321, 346, 398, 621, 919, 940, 1096, 83, 161, 240, 346, 398, 621, 940, 1096,
-        398, 666, 919, 398, 398, 919, 398, 14, 214, 346, 398, 476, 528, 595, 621, 666,
-        716, 771, 851, 919, 346, 398, 476, 528, 621, 771, 214, 851, 14, 346, 398, 476,
-        621, 919, 346, 398, 476, 621, 214, 398, 528, 666, 716, 919, 398, 528, 214, 398,
-        919, 398, 14, 346, 398, 595, 621, 666, 919, 346, 398, 621, 14, 346, 398, 621,
-        919, 346, 398, 621, 398, 666, 919, 398, 398, 919, 398, 109, 267, 373, 425, 649,
-        966, 1122, 109, 267, 373, 966, 109, 267, 1122, 109, 267, 425, 109, 649, 966,
-        1122, 109, 966, 109, 1122, 109, 373, 425, 649, 373, 425, 649, 58, 136, 189, 295,
-        452, 504, 568, 690, 745, 824, 904, 994, 1046, 58, 136, 452, 504, 745, 904, 994,
-        1046, 189, 58, 136, 295, 452, 824, 1046, 58, 136, 452, 1046, 189, 504, 690, 904,
-        504, 904, 189, 58, 136, 295, 568, 994, 58, 136, 994, 58, 136, 295, 58, 136, 189,
-        452, 504, 568, 690, 745, 824, 904, 452, 504, 745, 904, 189, 452, 824, 452, 189,
-        504, 690, 904, 504, 904, 189, 568, 19, 41, 84, 162, 215, 241, 322, 347, 399, 477,
-        529, 596, 622, 717, 772, 852, 941, 1020, 1072, 1097, 19, 41, 84, 162, 241, 347,
-        399, 477, 529, 622, 772, 941, 1020, 1072, 1097, 215, 852, 41, 84, 162, 241, 322,
-        347, 399, 477, 622, 941, 1072, 1097, 41, 84, 162, 241, 347, 399, 477, 622, 941,
-        1072, 1097, 215, 399, 529, 717, 399, 529, 215, 399, 399, 19, 84, 162, 241, 322,
-        347, 399, 596, 622, 941, 1020, 1097, 19, 84, 162, 241, 347, 399, 622, 941, 1020,
-        1097, 84, 162, 241, 322, 347, 399, 622, 941, 1097, 84, 162, 241, 347, 399, 622,
-        941, 1097, 399, 399, 399, 399, 19, 41, 215, 347, 399, 477, 529, 596, 622, 717,
-        772, 852, 19, 41, 347, 399, 477, 529, 622, 772, 215, 852, 41, 347, 399, 477, 622,
-        41, 347, 399, 477, 622, 215, 399, 529, 717, 399, 529, 215, 399, 399, 19, 347,
-        399, 596, 622, 19, 347, 399, 622, 347, 399, 622, 347, 399, 622, 399, 399, 399,
-        399, 110, 268, 374, 426, 650, 914, 967, 1123, 110, 268, 374, 967, 110, 268, 1123,
-        110, 268, 426, 914, 110, 650, 914, 967, 1123, 110, 967, 110, 1123, 110, 914, 374,
-        426, 650, 914, 374, 426, 914, 650, 914, 914, 59, 137, 190, 296, 453, 505, 545,
-        569, 673, 691, 746, 801, 825, 875, 881, 899, 995, 1047, 59, 137, 453, 505, 746,
-        995, 1047, 59, 137, 190, 296, 453, 505, 569, 691, 746, 825, 995, 1047, 59, 137,
-        453, 505, 746, 995, 1047, 190, 545, 801, 899, 190, 59, 137, 296, 453, 825, 875,
-        881, 899, 1047, 59, 137, 453, 1047, 59, 137, 296, 453, 825, 1047, 59, 137, 453,
-        1047, 899, 190, 505, 545, 673, 691, 801, 875, 899, 505, 190, 505, 691, 505, 190,
-        545, 801, 899, 190, 875, 899, 899, 59, 137, 296, 545, 569, 673, 875, 881, 899,
-        995, 59, 137, 995, 59, 137, 296, 569, 995, 59, 137, 995, 545, 899, 59, 137, 296,
-        875, 881, 899, 59, 137, 59, 137, 296, 59, 137, 899, 545, 673, 875, 899, 545, 899,
-        875, 899, 899, 85, 163, 216, 242, 323, 348, 400, 478, 530, 597, 623, 718, 773,
-        853, 942, 1021, 1073, 1098, 85, 163, 242, 348, 400, 478, 530, 623, 773, 942,
-        1021, 1073, 1098, 216, 853, 85, 163, 242, 323, 348, 400, 478, 623, 942, 1073,
-        1098, 85, 163, 242, 348, 400, 478, 623, 942, 1073, 1098, 216, 400, 530, 718, 400,
-        530, 216, 400, 400, 85, 163, 242, 323, 348, 400, 597, 623, 942, 1021, 1098, 85,
-        163, 242, 348, 400, 623, 942, 1021, 1098, 85, 163, 242, 323, 348, 400, 623, 942,
-        1098, 85, 163, 242, 348, 400, 623, 942, 1098, 400, 400, 400, 400, 216, 348, 400,
-        478, 530, 597, 623, 718, 773, 853, 348, 400, 478, 530, 623, 773, 216, 853, 348,
-        400, 478, 623, 348, 400, 478, 623, 216, 400, 530, 718, 400, 530, 216, 400, 400,
-        348, 400, 597, 623, 348, 400, 623, 348, 400, 623, 348, 400, 623, 400, 400, 400,
-        400, 111, 269, 375, 427, 651, 968, 1124, 111, 269, 375, 968, 111, 269, 1124, 111,
-        269, 427, 111, 651, 968, 1124, 111, 968, 111, 1124, 111, 375, 427, 651, 375, 427,
-        651, 9, 60, 138, 191, 297, 454, 506, 570, 692, 747, 795, 826, 996, 1048, 1139,
-        1157, 9, 60, 138, 454, 506, 747, 795, 996, 1048, 1139, 191, 1157, 60, 138, 297,
-        454, 826, 1048, 60, 138, 454, 1048, 9, 191, 506, 692, 1139, 1157, 9, 506, 1139,
-        191, 1157, 60, 138, 297, 570, 795, 996, 1139, 60, 138, 795, 996, 1139, 60, 138,
-        297, 60, 138, 1139, 1139, 9, 191, 454, 506, 570, 692, 747, 795, 826, 1139, 1157,
-        9, 454, 506, 747, 795, 1139, 191, 1157, 454, 826, 454, 9, 191, 506, 692, 1139,
-        1157, 9, 506, 1139, 191, 1157, 570, 795, 1139, 795, 1139, 1139, 1139, 3, 31, 86,
-        164, 217, 243, 324, 349, 401, 479, 531, 598, 624, 719, 774, 854, 925, 943, 1022,
-        1074, 1099, 1145, 3, 31, 86, 164, 243, 349, 401, 479, 531, 624, 774, 925, 943,
-        1022, 1074, 1099, 217, 854, 86, 164, 243, 324, 349, 401, 479, 624, 943, 1074,
-        1099, 1145, 86, 164, 243, 349, 401, 479, 624, 943, 1074, 1099, 3, 31, 217, 401,
-        531, 719, 3, 31, 401, 531, 217, 401, 401, 31, 86, 164, 243, 324, 349, 401, 598,
-        624, 925, 943, 1022, 1099, 1145, 31, 86, 164, 243, 349, 401, 624, 925, 943, 1022,
-        1099, 86, 164, 243, 324, 349, 401, 624, 943, 1099, 1145, 86, 164, 243, 349, 401,
-        624, 943, 1099, 31, 401, 31, 401, 401, 401, 3, 31, 217, 349, 401, 479, 531, 598,
-        624, 719, 774, 854, 925, 1145, 3, 31, 349, 401, 479, 531, 624, 774, 925, 217,
-        854, 349, 401, 479, 624, 1145, 349, 401, 479, 624, 3, 31, 217, 401, 531, 719, 3,
-        31, 401, 531, 217, 401, 401, 31, 349, 401, 598, 624, 925, 1145, 31, 349, 401,
-        624, 925, 349, 401, 624, 1145, 349, 401, 624, 31, 401, 31, 401, 401, 401, 25,
-        112, 270, 376, 428, 652, 789, 969, 1125, 1151, 112, 270, 376, 428, 652, 969,
-        1125, 112, 270, 376, 969, 112, 270, 376, 969, 112, 270, 789, 1125, 1151, 112,
-        270, 1125, 112, 270, 112, 270, 25, 428, 1151, 428, 1151, 25, 376, 428, 652, 789,
-        1151, 376, 428, 652, 376, 376, 789, 1151, 25, 428, 1151, 428, 1151, 61, 139, 192,
-        298, 455, 507, 571, 693, 748, 827, 893, 997, 1049, 61, 139, 455, 507, 748, 893,
-        997, 1049, 192, 61, 139, 298, 455, 827, 893, 1049, 61, 139, 455, 893, 1049, 192,
-        507, 693, 507, 192, 61, 139, 298, 571, 997, 61, 139, 997, 61, 139, 298, 61, 139,
-        192, 455, 507, 571, 693, 748, 827, 893, 455, 507, 748, 893, 192, 455, 827, 893,
-        455, 893, 192, 507, 693, 507, 192, 571, 87, 165, 218, 244, 325, 350, 402, 480,
-        532, 599, 625, 720, 775, 807, 855, 944, 1023, 1075, 1100, 87, 165, 244, 350, 402,
-        480, 532, 625, 775, 807, 944, 1023, 1075, 1100, 218, 855, 87, 165, 244, 325, 350,
-        402, 480, 625, 807, 944, 1075, 1100, 87, 165, 244, 350, 402, 480, 625, 807, 944,
-        1075, 1100, 218, 402, 532, 720, 402, 532, 218, 402, 402, 87, 165, 244, 325, 350,
-        402, 599, 625, 944, 1023, 1100, 87, 165, 244, 350, 402, 625, 944, 1023, 1100, 87,
-        165, 244, 325, 350, 402, 625, 944, 1100, 87, 165, 244, 350, 402, 625, 944, 1100,
-        402, 402, 402, 402, 218, 350, 402, 480, 532, 599, 625, 720, 775, 807, 855, 350,
-        402, 480, 532, 625, 775, 807, 218, 855, 350, 402, 480, 625, 807, 350, 402, 480,
-        625, 807, 218, 402, 532, 720, 402, 532, 218, 402, 402, 350, 402, 599, 625, 350,
-        402, 625, 350, 402, 625, 350, 402, 625, 402, 402, 402, 402, 113, 271, 377, 429,
-        653, 887, 970, 1126, 113, 271, 377, 887, 970, 113, 271, 1126, 113, 271, 429, 113,
-        653, 887, 970, 1126, 113, 887, 970, 113, 1126, 113, 377, 429, 653, 887, 377, 887,
-        429, 653, 887, 887, 37, 62, 140, 193, 299, 456, 508, 551, 572, 694, 749, 828,
-        869, 910, 998, 1050, 62, 140, 456, 508, 749, 869, 998, 1050, 37, 193, 910, 62,
-        140, 299, 456, 828, 1050, 62, 140, 456, 1050, 37, 193, 508, 551, 694, 869, 910,
-        508, 869, 37, 193, 910, 62, 140, 299, 551, 572, 869, 910, 998, 62, 140, 869, 998,
-        910, 62, 140, 299, 62, 140, 551, 869, 910, 869, 910, 37, 193, 456, 508, 551, 572,
-        694, 749, 828, 869, 910, 456, 508, 749, 869, 37, 193, 910, 456, 828, 456, 37,
-        193, 508, 551, 694, 869, 910, 508, 869, 37, 193, 910, 551, 572, 869, 910, 869,
-        910, 551, 869, 910, 869, 910, 15, 88, 166, 219, 245, 326, 351, 403, 481, 533,
-        600, 626, 667, 721, 776, 856, 920, 945, 1024, 1076, 1101, 88, 166, 245, 351, 403,
-        481, 533, 626, 776, 945, 1024, 1076, 1101, 219, 856, 15, 88, 166, 245, 326, 351,
-        403, 481, 626, 920, 945, 1076, 1101, 88, 166, 245, 351, 403, 481, 626, 945, 1076,
-        1101, 219, 403, 533, 667, 721, 920, 403, 533, 219, 403, 920, 403, 15, 88, 166,
-        245, 326, 351, 403, 600, 626, 667, 920, 945, 1024, 1101, 88, 166, 245, 351, 403,
-        626, 945, 1024, 1101, 15, 88, 166, 245, 326, 351, 403, 626, 920, 945, 1101, 88,
-        166, 245, 351, 403, 626, 945, 1101, 403, 667, 920, 403, 403, 920, 403, 15, 219,
-        351, 403, 481, 533, 600, 626, 667, 721, 776, 856, 920, 351, 403, 481, 533, 626,
-        776, 219, 856, 15, 351, 403, 481, 626, 920, 351, 403, 481, 626, 219, 403, 533,
-        667, 721, 920, 403, 533, 219, 403, 920, 403, 15, 351, 403, 600, 626, 667, 920,
-        351, 403, 626, 15, 351, 403, 626, 920, 351, 403, 626, 403, 667, 920, 403, 403,
-        920, 403, 114, 272, 378, 430, 654, 971, 1127, 114, 272, 378, 971, 114, 272, 1127,
-        114, 272, 430, 114, 654, 971, 1127, 114, 971, 114, 1127, 114, 378, 430, 654, 378,
-        430, 654, 63, 141, 194, 300, 457, 509, 573, 695, 750, 829, 905, 999, 1051, 63,
-        141, 457, 509, 750, 905, 999, 1051, 194, 63, 141, 300, 457, 829, 1051, 63, 141,
-        457, 1051, 194, 509, 695, 905, 509, 905, 194, 63, 141, 300, 573, 999, 63, 141,
-        999, 63, 141, 300, 63, 141, 194, 457, 509, 573, 695, 750, 829, 905, 457, 509,
-        750, 905, 194, 457, 829, 457, 194, 509, 695, 905, 509, 905, 194, 573, 20, 42, 89,
-        167, 220, 246, 327, 352, 404, 482, 534, 601, 627, 722, 777, 857, 946, 1025, 1077,
-        1102, 20, 42, 89, 167, 246, 352, 404, 482, 534, 627, 777, 946, 1025, 1077, 1102,
-        220, 857, 42, 89, 167, 246, 327, 352, 404, 482, 627, 946, 1077, 1102, 42, 89,
-        167, 246, 352, 404, 482, 627, 946, 1077, 1102, 220, 404, 534, 722, 404, 534, 220,
-        404, 404, 20, 89, 167, 246, 327, 352, 404, 601, 627, 946, 1025, 1102, 20, 89,
-        167, 246, 352, 404, 627, 946, 1025, 1102, 89, 167, 246, 327, 352, 404, 627, 946,
-        1102, 89, 167, 246, 352, 404, 627, 946, 1102, 404, 404, 404, 404, 20, 42, 220,
-        352, 404, 482, 534, 601, 627, 722, 777, 857, 20, 42, 352, 404, 482, 534, 627,
-        777, 220, 857, 42, 352, 404, 482, 627, 42, 352, 404, 482, 627, 220, 404, 534,
-        722, 404, 534, 220, 404, 404, 20, 352, 404, 601, 627, 20, 352, 404, 627, 352,
-        404, 627, 352, 404, 627, 404, 404, 404, 404, 115, 273, 379, 431, 655, 915, 972,
-        1128, 115, 273, 379, 972, 115, 273, 1128, 115, 273, 431, 915, 115, 655, 915, 972,
-        1128, 115, 972, 115, 1128, 115, 915, 379, 431, 655, 915, 379, 431, 915, 655, 915,
-        915, 64, 142, 195, 301, 458, 510, 546, 574, 674, 696, 751, 802, 830, 876, 882,
-        900, 1000, 1052, 64, 142, 458, 510, 751, 1000, 1052, 64, 142, 195, 301, 458, 510,
-        574, 696, 751, 830, 1000, 1052, 64, 142, 458, 510, 751, 1000, 1052, 195, 546,
-        802, 900, 195, 64, 142, 301, 458, 830, 876, 882, 900, 1052, 64, 142, 458, 1052,
-        64, 142, 301, 458, 830, 1052, 64, 142, 458, 1052, 900, 195, 510, 546, 674, 696,
-        802, 876, 900, 510, 195, 510, 696, 510, 195, 546, 802, 900, 195, 876, 900, 900,
-        64, 142, 301, 546, 574, 674, 876, 882, 900, 1000, 64, 142, 1000, 64, 142, 301,
-        574, 1000, 64, 142, 1000, 546, 900, 64, 142, 301, 876, 882, 900, 64, 142, 64,
-        142, 301, 64, 142, 900, 546, 674, 876, 900, 546, 900, 876, 900, 900, 90, 168,
-        221, 247, 328, 353, 405, 483, 535, 602, 628, 723, 778, 858, 947, 1026, 1078,
-        1103, 90, 168, 247, 353, 405, 483, 535, 628, 778, 947, 1026, 1078, 1103, 221,
-        858, 90, 168, 247, 328, 353, 405, 483, 628, 947, 1078, 1103, 90, 168, 247, 353,
-        405, 483, 628, 947, 1078, 1103, 221, 405, 535, 723, 405, 535, 221, 405, 405, 90,
-        168, 247, 328, 353, 405, 602, 628, 947, 1026, 1103, 90, 168, 247, 353, 405, 628,
-        947, 1026, 1103, 90, 168, 247, 328, 353, 405, 628, 947, 1103, 90, 168, 247, 353,
-        405, 628, 947, 1103, 405, 405, 405, 405, 221, 353, 405, 483, 535, 602, 628, 723,
-        778, 858, 353, 405, 483, 535, 628, 778, 221, 858, 353, 405, 483, 628, 353, 405,
-        483, 628, 221, 405, 535, 723, 405, 535, 221, 405, 405, 353, 405, 602, 628, 353,
-        405, 628, 353, 405, 628, 353, 405, 628, 405, 405, 405, 405, 116, 274, 380, 432,
-        656, 973, 1129, 116, 274, 380, 973, 116, 274, 1129, 116, 274, 432, 116, 656, 973,
-        1129, 116, 973, 116, 1129, 116, 380, 432, 656, 380, 432, 656, 10, 65, 143, 196,
-        302, 459, 511, 575, 697, 752, 796, 831, 1001, 1053, 1140, 1158, 10, 65, 143, 459,
-        511, 752, 796, 1001, 1053, 1140, 196, 1158, 65, 143, 302, 459, 831, 1053, 65,
-        143, 459, 1053, 10, 196, 511, 697, 1140, 1158, 10, 511, 1140, 196, 1158, 65, 143,
-        302, 575, 796, 1001, 1140, 65, 143, 796, 1001, 1140, 65, 143, 302, 65, 143, 1140,
-        1140, 10, 196, 459, 511, 575, 697, 752, 796, 831, 1140, 1158, 10, 459, 511, 752,
-        796, 1140, 196, 1158, 459, 831, 459, 10, 196, 511, 697, 1140, 1158, 10, 511,
-        1140, 196, 1158, 575, 796, 1140, 796, 1140, 1140, 1140, 4, 32, 91, 169, 222, 248,
-        329, 354, 406, 484, 536, 603, 629, 724, 779, 859, 926, 948, 1027, 1079, 1104,
-        1146, 4, 32, 91, 169, 248, 354, 406, 484, 536, 629, 779, 926, 948, 1027, 1079,
-        1104, 222, 859, 91, 169, 248, 329, 354, 406, 484, 629, 948, 1079, 1104, 1146, 91,
-        169, 248, 354, 406, 484, 629, 948, 1079, 1104, 4, 32, 222, 406, 536, 724, 4, 32,
-        406, 536, 222, 406, 406, 32, 91, 169, 248, 329, 354, 406, 603, 629, 926, 948,
-        1027, 1104, 1146, 32, 91, 169, 248, 354, 406, 629, 926, 948, 1027, 1104, 91, 169,
-        248, 329, 354, 406, 629, 948, 1104, 1146, 91, 169, 248, 354, 406, 629, 948, 1104,
-        32, 406, 32, 406, 406, 406, 4, 32, 222, 354, 406, 484, 536, 603, 629, 724, 779,
-        859, 926, 1146, 4, 32, 354, 406, 484, 536, 629, 779, 926, 222, 859, 354, 406,
-        484, 629, 1146, 354, 406, 484, 629, 4, 32, 222, 406, 536, 724, 4, 32, 406, 536,
-        222, 406, 406, 32, 354, 406, 603, 629, 926, 1146, 32, 354, 406, 629, 926, 354,
-        406, 629, 1146, 354, 406, 629, 32, 406, 32, 406, 406, 406, 26, 117, 275, 381,
-        433, 657, 790, 974, 1130, 1152, 117, 275, 381, 433, 657, 974, 1130, 117, 275,
-        381, 974, 117, 275, 381, 974, 117, 275, 790, 1130, 1152, 117, 275, 1130, 117,
-        275, 117, 275, 26, 433, 1152, 433, 1152, 26, 381, 433, 657, 790, 1152, 381, 433,
-        657, 381, 381, 790, 1152, 26, 433, 1152, 433, 1152, 66, 144, 197, 303, 460, 512,
-        576, 698, 753, 832, 894, 1002, 1054, 66, 144, 460, 512, 753, 894, 1002, 1054,
-        197, 66, 144, 303, 460, 832, 894, 1054, 66, 144, 460, 894, 1054, 197, 512, 698,
-        512, 197, 66, 144, 303, 576, 1002, 66, 144, 1002, 66, 144, 303, 66, 144, 197,
-        460, 512, 576, 698, 753, 832, 894, 460, 512, 753, 894, 197, 460, 832, 894, 460,
-        894, 197, 512, 698, 512, 197, 576, 92, 170, 223, 249, 330, 355, 407, 485, 537,
-        604, 630, 725, 780, 808, 860, 949, 1028, 1080, 1105, 92, 170, 249, 355, 407, 485,
-        537, 630, 780, 808, 949, 1028, 1080, 1105, 223, 860, 92, 170, 249, 330, 355, 407,
-        485, 630, 808, 949, 1080, 1105, 92, 170, 249, 355, 407, 485, 630, 808, 949, 1080,
-        1105, 223, 407, 537, 725, 407, 537, 223, 407, 407, 92, 170, 249, 330, 355, 407,
-        604, 630, 949, 1028, 1105, 92, 170, 249, 355, 407, 630, 949, 1028, 1105, 92, 170,
-        249, 330, 355, 407, 630, 949, 1105, 92, 170, 249, 355, 407, 630, 949, 1105, 407,
-        407, 407, 407, 223, 355, 407, 485, 537, 604, 630, 725, 780, 808, 860, 355, 407,
-        485, 537, 630, 780, 808, 223, 860, 355, 407, 485, 630, 808, 355, 407, 485, 630,
-        808, 223, 407, 537, 725, 407, 537, 223, 407, 407, 355, 407, 604, 630, 355, 407,
-        630, 355, 407, 630, 355, 407, 630, 407, 407, 407, 407, 118, 276, 382, 434, 658,
-        888, 975, 1131, 118, 276, 382, 888, 975, 118, 276, 1131, 118, 276, 434, 118, 658,
-        888, 975, 1131, 118, 888, 975, 118, 1131, 118, 382, 434, 658, 888, 382, 888, 434,
-        658, 888, 888, 38, 67, 145, 198, 304, 461, 513, 552, 577, 699, 754, 833, 870,
-        911, 1003, 1055, 67, 145, 461, 513, 754, 870, 1003, 1055, 38, 198, 911, 67, 145,
-        304, 461, 833, 1055, 67, 145, 461, 1055, 38, 198, 513, 552, 699, 870, 911, 513,
-        870, 38, 198, 911, 67, 145, 304, 552, 577, 870, 911, 1003, 67, 145, 870, 1003,
-        911, 67, 145, 304, 67, 145, 552, 870, 911, 870, 911, 38, 198, 461, 513, 552, 577,
-        699, 754, 833, 870, 911, 461, 513, 754, 870, 38, 198, 911, 461, 833, 461, 38,
-        198, 513, 552, 699, 870, 911, 513, 870, 38, 198, 911, 552, 577, 870, 911, 870,
-        911, 552, 870, 911, 870, 911, 16, 93, 171, 224, 250, 331, 356, 408, 486, 538,
-        605, 631, 668, 726, 781, 861, 921, 950, 1029, 1081, 1106, 93, 171, 250, 356, 408,
-        486, 538, 631, 781, 950, 1029, 1081, 1106, 224, 861, 16, 93, 171, 250, 331, 356,
-        408, 486, 631, 921, 950, 1081, 1106, 93, 171, 250, 356, 408, 486, 631, 950, 1081,
-        1106, 224, 408, 538, 668, 726, 921, 408, 538, 224, 408, 921, 408, 16, 93, 171,
-        250, 331, 356, 408, 605, 631, 668, 921, 950, 1029, 1106, 93, 171, 250, 356, 408,
-        631, 950, 1029, 1106, 16, 93, 171, 250, 331, 356, 408, 631, 921, 950, 1106, 93,
-        171, 250, 356, 408, 631, 950, 1106, 408, 668, 921, 408, 408, 921, 408, 16, 224,
-        356, 408, 486, 538, 605, 631, 668, 726, 781, 861, 921, 356, 408, 486, 538, 631,
-        781, 224, 861, 16, 356, 408, 486, 631, 921, 356, 408, 486, 631, 224, 408, 538,
-        668, 726, 921, 408, 538, 224, 408, 921, 408, 16, 356, 408, 605, 631, 668, 921,
-        356, 408, 631, 16, 356, 408, 631, 921, 356, 408, 631, 408, 668, 921, 408, 408,
-        921, 408, 119, 277, 383, 435, 659, 976, 1132, 119, 277, 383, 976, 119, 277, 1132,
-        119, 277, 435, 119, 659, 976, 1132, 119, 976, 119, 1132, 119, 383, 435, 659, 383,
-        435, 659, 68, 146, 199, 305, 462, 514, 578, 700, 755, 834, 906, 1004, 1056, 68,
-        146, 462, 514, 755, 906, 1004, 1056, 199, 68, 146, 305, 462, 834, 1056, 68, 146,
-        462, 1056, 199, 514, 700, 906, 514, 906, 199, 68, 146, 305, 578, 1004, 68, 146,
-        1004, 68, 146, 305, 68, 146, 199, 462, 514, 578, 700, 755, 834, 906, 462, 514,
-        755, 906, 199, 462, 834, 462, 199, 514, 700, 906, 514, 906, 199, 578, 21, 43, 94,
-        172, 225, 251, 332, 357, 409, 487, 539, 606, 632, 727, 782, 862, 951, 1030, 1082,
-        1107, 21, 43, 94, 172, 251, 357, 409, 487, 539, 632, 782, 951, 1030, 1082, 1107,
-        225, 862, 43, 94, 172, 251, 332, 357, 409, 487, 632, 951, 1082, 1107, 43, 94,
-        172, 251, 357, 409, 487, 632, 951, 1082, 1107, 225, 409, 539, 727, 409, 539, 225,
-        409, 409, 21, 94, 172, 251, 332, 357, 409, 606, 632, 951, 1030, 1107, 21, 94,
-        172, 251, 357, 409, 632, 951, 1030, 1107, 94, 172, 251, 332, 357, 409, 632, 951,
-        1107, 94, 172, 251, 357, 409, 632, 951, 1107, 409, 409, 409, 409, 21, 43, 225,
-        357, 409, 487, 539, 606, 632, 727, 782, 862, 21, 43, 357, 409, 487, 539, 632,
-        782, 225, 862, 43, 357, 409, 487, 632, 43, 357, 409, 487, 632, 225, 409, 539,
-        727, 409, 539, 225, 409, 409, 21, 357, 409, 606, 632, 21, 357, 409, 632, 357,
-        409, 632, 357, 409, 632, 409, 409, 409, 409, 120, 278, 384, 436, 660, 916, 977,
-        1133, 120, 278, 384, 977, 120, 278, 1133, 120, 278, 436, 916, 120, 660, 916, 977,
-        1133, 120, 977, 120, 1133, 120, 916, 384, 436, 660, 916, 384, 436, 916, 660, 916,
-        916, 69, 147, 200, 306, 463, 515, 547, 579, 675, 701, 756, 803, 835, 877, 883,
-        901, 1005, 1057, 69, 147, 463, 515, 756, 1005, 1057, 69, 147, 200, 306, 463, 515,
-        579, 701, 756, 835, 1005, 1057, 69, 147, 463, 515, 756, 1005, 1057, 200, 547,
-        803, 901, 200, 69, 147, 306, 463, 835, 877, 883, 901, 1057, 69, 147, 463, 1057,
-        69, 147, 306, 463, 835, 1057, 69, 147, 463, 1057, 901, 200, 515, 547, 675, 701,
-        803, 877, 901, 515, 200, 515, 701, 515, 200, 547, 803, 901, 200, 877, 901, 901,
-        69, 147, 306, 547, 579, 675, 877, 883, 901, 1005, 69, 147, 1005, 69, 147, 306,
-        579, 1005, 69, 147, 1005, 547, 901, 69, 147, 306, 877, 883, 901, 69, 147, 69,
-        147, 306, 69, 147, 901, 547, 675, 877, 901, 547, 901, 877, 901, 901, 95, 173,
-        226, 252, 333, 358, 410, 488, 540, 607, 633, 728, 783, 863, 952, 1031, 1083,
-        1108, 95, 173, 252, 358, 410, 488, 540, 633, 783, 952, 1031, 1083, 1108, 226,
-        863, 95, 173, 252, 333, 358, 410, 488, 633, 952, 1083, 1108, 95, 173, 252, 358,
-        410, 488, 633, 952, 1083, 1108, 226, 410, 540, 728, 410, 540, 226, 410, 410, 95,
-        173, 252, 333, 358, 410, 607, 633, 952, 1031, 1108, 95, 173, 252, 358, 410, 633,
-        952, 1031, 1108, 95, 173, 252, 333, 358, 410, 633, 952, 1108, 95, 173, 252, 358,
-        410, 633, 952, 1108, 410, 410, 410, 410, 226, 358, 410, 488, 540, 607, 633, 728,
-        783, 863, 358, 410, 488, 540, 633, 783, 226, 863, 358, 410, 488, 633, 358, 410,
-        488, 633, 226, 410, 540, 728, 410, 540, 226, 410, 410, 358, 410, 607, 633, 358,
-        410, 633, 358, 410, 633, 358, 410, 633, 410, 410, 410, 410, 121, 279, 385, 437,
-        661, 978, 1134, 121, 279, 385, 978, 121, 279, 1134, 121, 279, 437, 121, 661, 978,
-        1134, 121, 978, 121, 1134, 121, 385, 437, 661, 385, 437, 661, 11, 148, 307, 580,
-        702, 757, 797, 836, 1006, 1058, 1141, 1159, 11, 148, 757, 797, 1006, 1058, 1141,
-        1159, 148, 307, 836, 1058, 148, 1058, 11, 702, 1141, 1159, 11, 1141, 1159, 148,
-        307, 580, 797, 1006, 1141, 148, 797, 1006, 1141, 148, 307, 148, 1141, 1141, 11,
-        580, 702, 757, 797, 836, 1141, 1159, 11, 757, 797, 1141, 1159, 836, 11, 702,
-        1141, 1159, 11, 1141, 1159, 580, 797, 1141, 797, 1141, 1141, 1141, 5, 33, 174,
-        227, 253, 359, 411, 489, 541, 608, 634, 729, 784, 864, 927, 1147, 5, 33, 174,
-        253, 359, 411, 489, 541, 634, 784, 927, 174, 227, 253, 359, 489, 541, 608, 729,
-        784, 864, 1147, 174, 253, 359, 489, 541, 784, 227, 864, 227, 864, 174, 253, 359,
-        411, 489, 634, 1147, 174, 253, 359, 411, 489, 634, 174, 253, 359, 489, 1147, 174,
-        253, 359, 489, 5, 33, 227, 411, 541, 729, 5, 33, 411, 541, 227, 541, 729, 541,
-        227, 227, 411, 411, 33, 174, 253, 359, 411, 608, 634, 927, 1147, 33, 174, 253,
-        359, 411, 634, 927, 174, 253, 359, 608, 1147, 174, 253, 359, 174, 253, 359, 411,
-        634, 1147, 174, 253, 359, 411, 634, 174, 253, 359, 1147, 174, 253, 359, 33, 411,
-        33, 411, 411, 411, 27, 280, 662, 791, 979, 1135, 1153, 280, 662, 979, 1135, 280,
-        979, 280, 979, 280, 791, 1135, 1153, 280, 1135, 280, 280, 27, 1153, 1153, 27,
-        662, 791, 1153, 662, 791, 1153, 27, 1153, 1153, 581, 758, 837, 895, 758, 895,
-        837, 895, 895, 581, 581, 758, 837, 758, 837, 581, 635, 730, 785, 809, 865, 635,
-        785, 809, 865, 635, 809, 635, 809, 730, 785, 865, 785, 865, 730, 730, 635, 635,
-        635, 635, 663, 889, 889, 663, 553, 871, 871, 553, 669, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    /// Their shapes.
-    static F_SHAPES: [u8; 5740] = [
-        2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 2, 7, 14, 15, 2, 14, 2,
-        15, 2, 5, 5, 7, 5, 5, 7, 2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14, 15, 2, 3, 6, 6,
-        8, 12, 14, 15, 3, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 3, 6, 8, 12, 6, 12, 3, 2, 3,
-        4, 7, 14, 2, 3, 14, 2, 3, 4, 2, 3, 3, 6, 6, 7, 8, 8, 10, 12, 6, 6, 8, 12, 3, 6,
-        10, 6, 3, 6, 8, 12, 6, 12, 3, 7, 0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10,
-        14, 14, 15, 15, 0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15, 3, 10, 1, 2, 3,
-        4, 4, 5, 5, 6, 7, 14, 15, 15, 1, 2, 3, 4, 5, 5, 6, 7, 14, 15, 15, 3, 5, 6, 8, 5,
-        6, 3, 5, 5, 0, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 0, 2, 3, 4, 5, 5, 7, 14, 14,
-        15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 5, 5, 5, 0, 1, 3,
-        5, 5, 6, 6, 7, 7, 8, 8, 10, 0, 1, 5, 5, 6, 6, 7, 8, 3, 10, 1, 5, 5, 6, 7, 1, 5,
-        5, 6, 7, 3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 5, 5, 7, 7, 0, 5, 5, 7, 5, 5, 7, 5, 5, 7,
-        5, 5, 5, 5, 2, 4, 5, 5, 7, 12, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 12, 2, 7,
-        12, 14, 15, 2, 14, 2, 15, 2, 12, 5, 5, 7, 12, 5, 5, 12, 7, 12, 12, 2, 3, 3, 4, 6,
-        6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15, 2, 3, 6, 6, 8, 14, 15, 2, 3, 3, 4,
-        6, 6, 7, 8, 8, 10, 14, 15, 2, 3, 6, 6, 8, 14, 15, 3, 7, 9, 11, 3, 2, 3, 4, 6, 10,
-        10, 11, 11, 15, 2, 3, 6, 15, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 11, 3, 6, 7, 8, 8,
-        9, 10, 11, 6, 3, 6, 8, 6, 3, 7, 9, 11, 3, 10, 11, 11, 2, 3, 4, 7, 7, 8, 10, 11,
-        11, 14, 2, 3, 14, 2, 3, 4, 7, 14, 2, 3, 14, 7, 11, 2, 3, 4, 10, 11, 11, 2, 3, 2,
-        3, 4, 2, 3, 11, 7, 8, 10, 11, 7, 11, 10, 11, 11, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
-        8, 8, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15, 3, 10, 2, 3,
-        4, 4, 5, 5, 6, 7, 14, 15, 15, 2, 3, 4, 5, 5, 6, 7, 14, 15, 15, 3, 5, 6, 8, 5, 6,
-        3, 5, 5, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 2, 3, 4, 5, 5, 7, 14, 14, 15, 2, 3,
-        4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 5, 5, 5, 3, 5, 5, 6, 6, 7, 7,
-        8, 8, 10, 5, 5, 6, 6, 7, 8, 3, 10, 5, 5, 6, 7, 5, 5, 6, 7, 3, 5, 6, 8, 5, 6, 3,
-        5, 5, 5, 5, 7, 7, 5, 5, 7, 5, 5, 7, 5, 5, 7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 14, 15,
-        2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 2, 7, 14, 15, 2, 14, 2, 15, 2, 5, 5, 7, 5, 5, 7,
-        0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17, 0, 2, 3, 6, 6, 8, 9, 14, 15,
-        16, 3, 17, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 0, 3, 6, 8, 16, 17, 0, 6, 16, 3, 17,
-        2, 3, 4, 7, 9, 14, 16, 2, 3, 9, 14, 16, 2, 3, 4, 2, 3, 16, 16, 0, 3, 6, 6, 7, 8,
-        8, 9, 10, 16, 17, 0, 6, 6, 8, 9, 16, 3, 17, 6, 10, 6, 0, 3, 6, 8, 16, 17, 0, 6,
-        16, 3, 17, 7, 9, 16, 9, 16, 16, 16, 0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8,
-        10, 13, 14, 14, 15, 15, 16, 0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 13, 14, 14, 15, 15,
-        3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 16, 2, 3, 4, 5, 5, 6, 7, 14, 15, 15,
-        0, 1, 3, 5, 6, 8, 0, 1, 5, 6, 3, 5, 5, 1, 2, 3, 4, 4, 5, 5, 7, 7, 13, 14, 14, 15,
-        16, 1, 2, 3, 4, 5, 5, 7, 13, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 16, 2, 3,
-        4, 5, 5, 7, 14, 15, 1, 5, 1, 5, 5, 5, 0, 1, 3, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13,
-        16, 0, 1, 5, 5, 6, 6, 7, 8, 13, 3, 10, 5, 5, 6, 7, 16, 5, 5, 6, 7, 0, 1, 3, 5, 6,
-        8, 0, 1, 5, 6, 3, 5, 5, 1, 5, 5, 7, 7, 13, 16, 1, 5, 5, 7, 13, 5, 5, 7, 16, 5, 5,
-        7, 1, 5, 1, 5, 5, 5, 1, 2, 4, 5, 5, 7, 9, 14, 15, 17, 2, 4, 5, 5, 7, 14, 15, 2,
-        4, 5, 14, 2, 4, 5, 14, 2, 4, 9, 15, 17, 2, 4, 15, 2, 4, 2, 4, 1, 5, 17, 5, 17, 1,
-        5, 5, 7, 9, 17, 5, 5, 7, 5, 5, 9, 17, 1, 5, 17, 5, 17, 2, 3, 3, 4, 6, 6, 7, 8, 8,
-        10, 11, 14, 15, 2, 3, 6, 6, 8, 11, 14, 15, 3, 2, 3, 4, 6, 10, 11, 15, 2, 3, 6,
-        11, 15, 3, 6, 8, 6, 3, 2, 3, 4, 7, 14, 2, 3, 14, 2, 3, 4, 2, 3, 3, 6, 6, 7, 8, 8,
-        10, 11, 6, 6, 8, 11, 3, 6, 10, 11, 6, 11, 3, 6, 8, 6, 3, 7, 2, 3, 3, 4, 4, 5, 5,
-        6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6, 7, 8, 9, 14, 14,
-        15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 9, 14, 15, 15, 2, 3, 4, 5, 5, 6, 7, 9, 14,
-        15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 2, 3, 4,
-        5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 5,
-        5, 5, 3, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 5, 5, 6, 6, 7, 8, 9, 3, 10, 5, 5, 6, 7,
-        9, 5, 5, 6, 7, 9, 3, 5, 6, 8, 5, 6, 3, 5, 5, 5, 5, 7, 7, 5, 5, 7, 5, 5, 7, 5, 5,
-        7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 11, 14, 15, 2, 4, 5, 11, 14, 2, 4, 15, 2, 4, 5, 2,
-        7, 11, 14, 15, 2, 11, 14, 2, 15, 2, 5, 5, 7, 11, 5, 11, 5, 7, 11, 11, 1, 2, 3, 3,
-        4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15, 2, 3, 6, 6, 8, 10, 14, 15, 1, 3, 12, 2,
-        3, 4, 6, 10, 15, 2, 3, 6, 15, 1, 3, 6, 7, 8, 10, 12, 6, 10, 1, 3, 12, 2, 3, 4, 7,
-        7, 10, 12, 14, 2, 3, 10, 14, 12, 2, 3, 4, 2, 3, 7, 10, 12, 10, 12, 1, 3, 6, 6, 7,
-        7, 8, 8, 10, 10, 12, 6, 6, 8, 10, 1, 3, 12, 6, 10, 6, 1, 3, 6, 7, 8, 10, 12, 6,
-        10, 1, 3, 12, 7, 7, 10, 12, 10, 12, 7, 10, 12, 10, 12, 0, 2, 3, 3, 4, 4, 5, 5, 6,
-        6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15,
-        15, 3, 10, 0, 2, 3, 4, 4, 5, 5, 6, 7, 12, 14, 15, 15, 2, 3, 4, 5, 5, 6, 7, 14,
-        15, 15, 3, 5, 6, 8, 8, 12, 5, 6, 3, 5, 12, 5, 0, 2, 3, 4, 4, 5, 5, 7, 7, 8, 12,
-        14, 14, 15, 2, 3, 4, 5, 5, 7, 14, 14, 15, 0, 2, 3, 4, 4, 5, 5, 7, 12, 14, 15, 2,
-        3, 4, 5, 5, 7, 14, 15, 5, 8, 12, 5, 5, 12, 5, 0, 3, 5, 5, 6, 6, 7, 7, 8, 8, 8,
-        10, 12, 5, 5, 6, 6, 7, 8, 3, 10, 0, 5, 5, 6, 7, 12, 5, 5, 6, 7, 3, 5, 6, 8, 8,
-        12, 5, 6, 3, 5, 12, 5, 0, 5, 5, 7, 7, 8, 12, 5, 5, 7, 0, 5, 5, 7, 12, 5, 5, 7, 5,
-        8, 12, 5, 5, 12, 5, 2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 2, 7,
-        14, 15, 2, 14, 2, 15, 2, 5, 5, 7, 5, 5, 7, 2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 12, 14,
-        15, 2, 3, 6, 6, 8, 12, 14, 15, 3, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 3, 6, 8, 12,
-        6, 12, 3, 2, 3, 4, 7, 14, 2, 3, 14, 2, 3, 4, 2, 3, 3, 6, 6, 7, 8, 8, 10, 12, 6,
-        6, 8, 12, 3, 6, 10, 6, 3, 6, 8, 12, 6, 12, 3, 7, 0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-        7, 7, 8, 8, 10, 14, 14, 15, 15, 0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15, 15,
-        3, 10, 1, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 1, 2, 3, 4, 5, 5, 6, 7, 14, 15, 15,
-        3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 0, 2, 3, 4, 5,
-        5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 5, 5,
-        5, 0, 1, 3, 5, 5, 6, 6, 7, 7, 8, 8, 10, 0, 1, 5, 5, 6, 6, 7, 8, 3, 10, 1, 5, 5,
-        6, 7, 1, 5, 5, 6, 7, 3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 5, 5, 7, 7, 0, 5, 5, 7, 5, 5,
-        7, 5, 5, 7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 12, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4,
-        5, 12, 2, 7, 12, 14, 15, 2, 14, 2, 15, 2, 12, 5, 5, 7, 12, 5, 5, 12, 7, 12, 12,
-        2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15, 2, 3, 6, 6, 8, 14,
-        15, 2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 14, 15, 2, 3, 6, 6, 8, 14, 15, 3, 7, 9, 11, 3,
-        2, 3, 4, 6, 10, 10, 11, 11, 15, 2, 3, 6, 15, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 11,
-        3, 6, 7, 8, 8, 9, 10, 11, 6, 3, 6, 8, 6, 3, 7, 9, 11, 3, 10, 11, 11, 2, 3, 4, 7,
-        7, 8, 10, 11, 11, 14, 2, 3, 14, 2, 3, 4, 7, 14, 2, 3, 14, 7, 11, 2, 3, 4, 10, 11,
-        11, 2, 3, 2, 3, 4, 2, 3, 11, 7, 8, 10, 11, 7, 11, 10, 11, 11, 2, 3, 3, 4, 4, 5,
-        5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14, 14, 15,
-        15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 2, 3, 4, 5, 5, 6, 7, 14, 15, 15,
-        3, 5, 6, 8, 5, 6, 3, 5, 5, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 2, 3, 4, 5, 5, 7,
-        14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 5, 5, 5, 3,
-        5, 5, 6, 6, 7, 7, 8, 8, 10, 5, 5, 6, 6, 7, 8, 3, 10, 5, 5, 6, 7, 5, 5, 6, 7, 3,
-        5, 6, 8, 5, 6, 3, 5, 5, 5, 5, 7, 7, 5, 5, 7, 5, 5, 7, 5, 5, 7, 5, 5, 5, 5, 2, 4,
-        5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 2, 7, 14, 15, 2, 14, 2, 15, 2,
-        5, 5, 7, 5, 5, 7, 0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17, 0, 2, 3,
-        6, 6, 8, 9, 14, 15, 16, 3, 17, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 0, 3, 6, 8, 16,
-        17, 0, 6, 16, 3, 17, 2, 3, 4, 7, 9, 14, 16, 2, 3, 9, 14, 16, 2, 3, 4, 2, 3, 16,
-        16, 0, 3, 6, 6, 7, 8, 8, 9, 10, 16, 17, 0, 6, 6, 8, 9, 16, 3, 17, 6, 10, 6, 0, 3,
-        6, 8, 16, 17, 0, 6, 16, 3, 17, 7, 9, 16, 9, 16, 16, 16, 0, 1, 2, 3, 3, 4, 4, 5,
-        5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15, 15, 16, 0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8,
-        13, 14, 14, 15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 16, 2, 3, 4, 5, 5,
-        6, 7, 14, 15, 15, 0, 1, 3, 5, 6, 8, 0, 1, 5, 6, 3, 5, 5, 1, 2, 3, 4, 4, 5, 5, 7,
-        7, 13, 14, 14, 15, 16, 1, 2, 3, 4, 5, 5, 7, 13, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7,
-        14, 15, 16, 2, 3, 4, 5, 5, 7, 14, 15, 1, 5, 1, 5, 5, 5, 0, 1, 3, 5, 5, 6, 6, 7,
-        7, 8, 8, 10, 13, 16, 0, 1, 5, 5, 6, 6, 7, 8, 13, 3, 10, 5, 5, 6, 7, 16, 5, 5, 6,
-        7, 0, 1, 3, 5, 6, 8, 0, 1, 5, 6, 3, 5, 5, 1, 5, 5, 7, 7, 13, 16, 1, 5, 5, 7, 13,
-        5, 5, 7, 16, 5, 5, 7, 1, 5, 1, 5, 5, 5, 1, 2, 4, 5, 5, 7, 9, 14, 15, 17, 2, 4, 5,
-        5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 5, 14, 2, 4, 9, 15, 17, 2, 4, 15, 2, 4, 2, 4, 1,
-        5, 17, 5, 17, 1, 5, 5, 7, 9, 17, 5, 5, 7, 5, 5, 9, 17, 1, 5, 17, 5, 17, 2, 3, 3,
-        4, 6, 6, 7, 8, 8, 10, 11, 14, 15, 2, 3, 6, 6, 8, 11, 14, 15, 3, 2, 3, 4, 6, 10,
-        11, 15, 2, 3, 6, 11, 15, 3, 6, 8, 6, 3, 2, 3, 4, 7, 14, 2, 3, 14, 2, 3, 4, 2, 3,
-        3, 6, 6, 7, 8, 8, 10, 11, 6, 6, 8, 11, 3, 6, 10, 11, 6, 11, 3, 6, 8, 6, 3, 7, 2,
-        3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6,
-        7, 8, 9, 14, 14, 15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 9, 14, 15, 15, 2, 3, 4,
-        5, 5, 6, 7, 9, 14, 15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 2, 3, 4, 4, 5, 5, 7, 7, 14,
-        14, 15, 2, 3, 4, 5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5,
-        7, 14, 15, 5, 5, 5, 5, 3, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 5, 5, 6, 6, 7, 8, 9, 3,
-        10, 5, 5, 6, 7, 9, 5, 5, 6, 7, 9, 3, 5, 6, 8, 5, 6, 3, 5, 5, 5, 5, 7, 7, 5, 5, 7,
-        5, 5, 7, 5, 5, 7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 11, 14, 15, 2, 4, 5, 11, 14, 2, 4,
-        15, 2, 4, 5, 2, 7, 11, 14, 15, 2, 11, 14, 2, 15, 2, 5, 5, 7, 11, 5, 11, 5, 7, 11,
-        11, 1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15, 2, 3, 6, 6, 8, 10, 14,
-        15, 1, 3, 12, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 1, 3, 6, 7, 8, 10, 12, 6, 10, 1,
-        3, 12, 2, 3, 4, 7, 7, 10, 12, 14, 2, 3, 10, 14, 12, 2, 3, 4, 2, 3, 7, 10, 12, 10,
-        12, 1, 3, 6, 6, 7, 7, 8, 8, 10, 10, 12, 6, 6, 8, 10, 1, 3, 12, 6, 10, 6, 1, 3, 6,
-        7, 8, 10, 12, 6, 10, 1, 3, 12, 7, 7, 10, 12, 10, 12, 7, 10, 12, 10, 12, 0, 2, 3,
-        3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6,
-        7, 8, 14, 14, 15, 15, 3, 10, 0, 2, 3, 4, 4, 5, 5, 6, 7, 12, 14, 15, 15, 2, 3, 4,
-        5, 5, 6, 7, 14, 15, 15, 3, 5, 6, 8, 8, 12, 5, 6, 3, 5, 12, 5, 0, 2, 3, 4, 4, 5,
-        5, 7, 7, 8, 12, 14, 14, 15, 2, 3, 4, 5, 5, 7, 14, 14, 15, 0, 2, 3, 4, 4, 5, 5, 7,
-        12, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 8, 12, 5, 5, 12, 5, 0, 3, 5, 5, 6, 6, 7,
-        7, 8, 8, 8, 10, 12, 5, 5, 6, 6, 7, 8, 3, 10, 0, 5, 5, 6, 7, 12, 5, 5, 6, 7, 3, 5,
-        6, 8, 8, 12, 5, 6, 3, 5, 12, 5, 0, 5, 5, 7, 7, 8, 12, 5, 5, 7, 0, 5, 5, 7, 12, 5,
-        5, 7, 5, 8, 12, 5, 5, 12, 5, 2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4,
-        5, 2, 7, 14, 15, 2, 14, 2, 15, 2, 5, 5, 7, 5, 5, 7, 2, 3, 3, 4, 6, 6, 7, 8, 8,
-        10, 12, 14, 15, 2, 3, 6, 6, 8, 12, 14, 15, 3, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 3,
-        6, 8, 12, 6, 12, 3, 2, 3, 4, 7, 14, 2, 3, 14, 2, 3, 4, 2, 3, 3, 6, 6, 7, 8, 8,
-        10, 12, 6, 6, 8, 12, 3, 6, 10, 6, 3, 6, 8, 12, 6, 12, 3, 7, 0, 1, 2, 3, 3, 4, 4,
-        5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15, 0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14,
-        14, 15, 15, 3, 10, 1, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 1, 2, 3, 4, 5, 5, 6, 7,
-        14, 15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 0,
-        2, 3, 4, 5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14,
-        15, 5, 5, 5, 5, 0, 1, 3, 5, 5, 6, 6, 7, 7, 8, 8, 10, 0, 1, 5, 5, 6, 6, 7, 8, 3,
-        10, 1, 5, 5, 6, 7, 1, 5, 5, 6, 7, 3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 5, 5, 7, 7, 0, 5,
-        5, 7, 5, 5, 7, 5, 5, 7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 12, 14, 15, 2, 4, 5, 14, 2, 4,
-        15, 2, 4, 5, 12, 2, 7, 12, 14, 15, 2, 14, 2, 15, 2, 12, 5, 5, 7, 12, 5, 5, 12, 7,
-        12, 12, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15, 2, 3, 6, 6,
-        8, 14, 15, 2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 14, 15, 2, 3, 6, 6, 8, 14, 15, 3, 7, 9,
-        11, 3, 2, 3, 4, 6, 10, 10, 11, 11, 15, 2, 3, 6, 15, 2, 3, 4, 6, 10, 15, 2, 3, 6,
-        15, 11, 3, 6, 7, 8, 8, 9, 10, 11, 6, 3, 6, 8, 6, 3, 7, 9, 11, 3, 10, 11, 11, 2,
-        3, 4, 7, 7, 8, 10, 11, 11, 14, 2, 3, 14, 2, 3, 4, 7, 14, 2, 3, 14, 7, 11, 2, 3,
-        4, 10, 11, 11, 2, 3, 2, 3, 4, 2, 3, 11, 7, 8, 10, 11, 7, 11, 10, 11, 11, 2, 3, 3,
-        4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6, 7, 8, 14,
-        14, 15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 2, 3, 4, 5, 5, 6, 7, 14,
-        15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 2, 3, 4,
-        5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 5,
-        5, 5, 3, 5, 5, 6, 6, 7, 7, 8, 8, 10, 5, 5, 6, 6, 7, 8, 3, 10, 5, 5, 6, 7, 5, 5,
-        6, 7, 3, 5, 6, 8, 5, 6, 3, 5, 5, 5, 5, 7, 7, 5, 5, 7, 5, 5, 7, 5, 5, 7, 5, 5, 5,
-        5, 2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 2, 7, 14, 15, 2, 14, 2,
-        15, 2, 5, 5, 7, 5, 5, 7, 0, 2, 3, 3, 4, 6, 6, 7, 8, 8, 9, 10, 14, 15, 16, 17, 0,
-        2, 3, 6, 6, 8, 9, 14, 15, 16, 3, 17, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 0, 3, 6, 8,
-        16, 17, 0, 6, 16, 3, 17, 2, 3, 4, 7, 9, 14, 16, 2, 3, 9, 14, 16, 2, 3, 4, 2, 3,
-        16, 16, 0, 3, 6, 6, 7, 8, 8, 9, 10, 16, 17, 0, 6, 6, 8, 9, 16, 3, 17, 6, 10, 6,
-        0, 3, 6, 8, 16, 17, 0, 6, 16, 3, 17, 7, 9, 16, 9, 16, 16, 16, 0, 1, 2, 3, 3, 4,
-        4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 13, 14, 14, 15, 15, 16, 0, 1, 2, 3, 4, 5, 5, 6, 6,
-        7, 8, 13, 14, 14, 15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 16, 2, 3, 4,
-        5, 5, 6, 7, 14, 15, 15, 0, 1, 3, 5, 6, 8, 0, 1, 5, 6, 3, 5, 5, 1, 2, 3, 4, 4, 5,
-        5, 7, 7, 13, 14, 14, 15, 16, 1, 2, 3, 4, 5, 5, 7, 13, 14, 14, 15, 2, 3, 4, 4, 5,
-        5, 7, 14, 15, 16, 2, 3, 4, 5, 5, 7, 14, 15, 1, 5, 1, 5, 5, 5, 0, 1, 3, 5, 5, 6,
-        6, 7, 7, 8, 8, 10, 13, 16, 0, 1, 5, 5, 6, 6, 7, 8, 13, 3, 10, 5, 5, 6, 7, 16, 5,
-        5, 6, 7, 0, 1, 3, 5, 6, 8, 0, 1, 5, 6, 3, 5, 5, 1, 5, 5, 7, 7, 13, 16, 1, 5, 5,
-        7, 13, 5, 5, 7, 16, 5, 5, 7, 1, 5, 1, 5, 5, 5, 1, 2, 4, 5, 5, 7, 9, 14, 15, 17,
-        2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 5, 14, 2, 4, 9, 15, 17, 2, 4, 15, 2, 4,
-        2, 4, 1, 5, 17, 5, 17, 1, 5, 5, 7, 9, 17, 5, 5, 7, 5, 5, 9, 17, 1, 5, 17, 5, 17,
-        2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 11, 14, 15, 2, 3, 6, 6, 8, 11, 14, 15, 3, 2, 3, 4,
-        6, 10, 11, 15, 2, 3, 6, 11, 15, 3, 6, 8, 6, 3, 2, 3, 4, 7, 14, 2, 3, 14, 2, 3, 4,
-        2, 3, 3, 6, 6, 7, 8, 8, 10, 11, 6, 6, 8, 11, 3, 6, 10, 11, 6, 11, 3, 6, 8, 6, 3,
-        7, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5,
-        6, 6, 7, 8, 9, 14, 14, 15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 9, 14, 15, 15, 2,
-        3, 4, 5, 5, 6, 7, 9, 14, 15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 2, 3, 4, 4, 5, 5, 7,
-        7, 14, 14, 15, 2, 3, 4, 5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3,
-        4, 5, 5, 7, 14, 15, 5, 5, 5, 5, 3, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 5, 5, 6, 6, 7,
-        8, 9, 3, 10, 5, 5, 6, 7, 9, 5, 5, 6, 7, 9, 3, 5, 6, 8, 5, 6, 3, 5, 5, 5, 5, 7, 7,
-        5, 5, 7, 5, 5, 7, 5, 5, 7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 11, 14, 15, 2, 4, 5, 11,
-        14, 2, 4, 15, 2, 4, 5, 2, 7, 11, 14, 15, 2, 11, 14, 2, 15, 2, 5, 5, 7, 11, 5, 11,
-        5, 7, 11, 11, 1, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 10, 10, 12, 14, 15, 2, 3, 6, 6, 8,
-        10, 14, 15, 1, 3, 12, 2, 3, 4, 6, 10, 15, 2, 3, 6, 15, 1, 3, 6, 7, 8, 10, 12, 6,
-        10, 1, 3, 12, 2, 3, 4, 7, 7, 10, 12, 14, 2, 3, 10, 14, 12, 2, 3, 4, 2, 3, 7, 10,
-        12, 10, 12, 1, 3, 6, 6, 7, 7, 8, 8, 10, 10, 12, 6, 6, 8, 10, 1, 3, 12, 6, 10, 6,
-        1, 3, 6, 7, 8, 10, 12, 6, 10, 1, 3, 12, 7, 7, 10, 12, 10, 12, 7, 10, 12, 10, 12,
-        0, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 10, 12, 14, 14, 15, 15, 2, 3, 4, 5,
-        5, 6, 6, 7, 8, 14, 14, 15, 15, 3, 10, 0, 2, 3, 4, 4, 5, 5, 6, 7, 12, 14, 15, 15,
-        2, 3, 4, 5, 5, 6, 7, 14, 15, 15, 3, 5, 6, 8, 8, 12, 5, 6, 3, 5, 12, 5, 0, 2, 3,
-        4, 4, 5, 5, 7, 7, 8, 12, 14, 14, 15, 2, 3, 4, 5, 5, 7, 14, 14, 15, 0, 2, 3, 4, 4,
-        5, 5, 7, 12, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15, 5, 8, 12, 5, 5, 12, 5, 0, 3, 5, 5,
-        6, 6, 7, 7, 8, 8, 8, 10, 12, 5, 5, 6, 6, 7, 8, 3, 10, 0, 5, 5, 6, 7, 12, 5, 5, 6,
-        7, 3, 5, 6, 8, 8, 12, 5, 6, 3, 5, 12, 5, 0, 5, 5, 7, 7, 8, 12, 5, 5, 7, 0, 5, 5,
-        7, 12, 5, 5, 7, 5, 8, 12, 5, 5, 12, 5, 2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4,
-        15, 2, 4, 5, 2, 7, 14, 15, 2, 14, 2, 15, 2, 5, 5, 7, 5, 5, 7, 2, 3, 3, 4, 6, 6,
-        7, 8, 8, 10, 12, 14, 15, 2, 3, 6, 6, 8, 12, 14, 15, 3, 2, 3, 4, 6, 10, 15, 2, 3,
-        6, 15, 3, 6, 8, 12, 6, 12, 3, 2, 3, 4, 7, 14, 2, 3, 14, 2, 3, 4, 2, 3, 3, 6, 6,
-        7, 8, 8, 10, 12, 6, 6, 8, 12, 3, 6, 10, 6, 3, 6, 8, 12, 6, 12, 3, 7, 0, 1, 2, 3,
-        3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15, 0, 1, 2, 3, 4, 5, 5, 6, 6,
-        7, 8, 14, 14, 15, 15, 3, 10, 1, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 1, 2, 3, 4,
-        5, 5, 6, 7, 14, 15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 2, 3, 4, 4, 5, 5, 7, 7, 14,
-        14, 15, 0, 2, 3, 4, 5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5,
-        5, 7, 14, 15, 5, 5, 5, 5, 0, 1, 3, 5, 5, 6, 6, 7, 7, 8, 8, 10, 0, 1, 5, 5, 6, 6,
-        7, 8, 3, 10, 1, 5, 5, 6, 7, 1, 5, 5, 6, 7, 3, 5, 6, 8, 5, 6, 3, 5, 5, 0, 5, 5, 7,
-        7, 0, 5, 5, 7, 5, 5, 7, 5, 5, 7, 5, 5, 5, 5, 2, 4, 5, 5, 7, 12, 14, 15, 2, 4, 5,
-        14, 2, 4, 15, 2, 4, 5, 12, 2, 7, 12, 14, 15, 2, 14, 2, 15, 2, 12, 5, 5, 7, 12, 5,
-        5, 12, 7, 12, 12, 2, 3, 3, 4, 6, 6, 7, 7, 8, 8, 8, 9, 10, 10, 11, 11, 14, 15, 2,
-        3, 6, 6, 8, 14, 15, 2, 3, 3, 4, 6, 6, 7, 8, 8, 10, 14, 15, 2, 3, 6, 6, 8, 14, 15,
-        3, 7, 9, 11, 3, 2, 3, 4, 6, 10, 10, 11, 11, 15, 2, 3, 6, 15, 2, 3, 4, 6, 10, 15,
-        2, 3, 6, 15, 11, 3, 6, 7, 8, 8, 9, 10, 11, 6, 3, 6, 8, 6, 3, 7, 9, 11, 3, 10, 11,
-        11, 2, 3, 4, 7, 7, 8, 10, 11, 11, 14, 2, 3, 14, 2, 3, 4, 7, 14, 2, 3, 14, 7, 11,
-        2, 3, 4, 10, 11, 11, 2, 3, 2, 3, 4, 2, 3, 11, 7, 8, 10, 11, 7, 11, 10, 11, 11, 2,
-        3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 10, 14, 14, 15, 15, 2, 3, 4, 5, 5, 6, 6, 7,
-        8, 14, 14, 15, 15, 3, 10, 2, 3, 4, 4, 5, 5, 6, 7, 14, 15, 15, 2, 3, 4, 5, 5, 6,
-        7, 14, 15, 15, 3, 5, 6, 8, 5, 6, 3, 5, 5, 2, 3, 4, 4, 5, 5, 7, 7, 14, 14, 15, 2,
-        3, 4, 5, 5, 7, 14, 14, 15, 2, 3, 4, 4, 5, 5, 7, 14, 15, 2, 3, 4, 5, 5, 7, 14, 15,
-        5, 5, 5, 5, 3, 5, 5, 6, 6, 7, 7, 8, 8, 10, 5, 5, 6, 6, 7, 8, 3, 10, 5, 5, 6, 7,
-        5, 5, 6, 7, 3, 5, 6, 8, 5, 6, 3, 5, 5, 5, 5, 7, 7, 5, 5, 7, 5, 5, 7, 5, 5, 7, 5,
-        5, 5, 5, 2, 4, 5, 5, 7, 14, 15, 2, 4, 5, 14, 2, 4, 15, 2, 4, 5, 2, 7, 14, 15, 2,
-        14, 2, 15, 2, 5, 5, 7, 5, 5, 7, 0, 3, 4, 7, 8, 8, 9, 10, 14, 15, 16, 17, 0, 3, 8,
-        9, 14, 15, 16, 17, 3, 4, 10, 15, 3, 15, 0, 8, 16, 17, 0, 16, 17, 3, 4, 7, 9, 14,
-        16, 3, 9, 14, 16, 3, 4, 3, 16, 16, 0, 7, 8, 8, 9, 10, 16, 17, 0, 8, 9, 16, 17,
-        10, 0, 8, 16, 17, 0, 16, 17, 7, 9, 16, 9, 16, 16, 16, 0, 1, 3, 3, 4, 5, 5, 6, 6,
-        7, 7, 8, 8, 10, 13, 16, 0, 1, 3, 4, 5, 5, 6, 6, 7, 8, 13, 3, 3, 4, 5, 6, 6, 7, 8,
-        8, 10, 16, 3, 4, 5, 6, 6, 8, 3, 10, 3, 10, 3, 4, 5, 5, 6, 7, 16, 3, 4, 5, 5, 6,
-        7, 3, 4, 5, 6, 16, 3, 4, 5, 6, 0, 1, 3, 5, 6, 8, 0, 1, 5, 6, 3, 6, 8, 6, 3, 3, 5,
-        5, 1, 3, 4, 5, 5, 7, 7, 13, 16, 1, 3, 4, 5, 5, 7, 13, 3, 4, 5, 7, 16, 3, 4, 5, 3,
-        4, 5, 5, 7, 16, 3, 4, 5, 5, 7, 3, 4, 5, 16, 3, 4, 5, 1, 5, 1, 5, 5, 5, 1, 4, 7,
-        9, 14, 15, 17, 4, 7, 14, 15, 4, 14, 4, 14, 4, 9, 15, 17, 4, 15, 4, 4, 1, 17, 17,
-        1, 7, 9, 17, 7, 9, 17, 1, 17, 17, 7, 8, 10, 11, 8, 11, 10, 11, 11, 7, 7, 8, 10,
-        8, 10, 7, 7, 8, 8, 9, 10, 7, 8, 9, 10, 7, 9, 7, 9, 8, 8, 10, 8, 10, 8, 8, 7, 7,
-        7, 7, 7, 11, 11, 7, 7, 10, 10, 7, 8, 0, 0, 0, 0, 0, 0, 0,
-    ];
-    use ::runtime::lanes::{gather, Lanes};
-    /// Whether some open region is too small for any piece: a cell with no
-    /// open neighbour, or two cells that are each other's only open
-    /// neighbour (no piece here is smaller than three cells).
-    #[inline(always)]
-    fn isolated(occ: Word) -> bool {
-        let open = !occ & FULL;
-        let mut once: Word = ZERO;
-        let mut twice: Word = ZERO;
-        let x = (open << 3) & 0xffff_ffff_ffff_fff8_u64;
-        twice |= once & x;
-        once |= x;
-        let x = (open << 1) & 0xdb6d_b6db_6db6_db6c_u64;
-        twice |= once & x;
-        once |= x;
-        let x = (open >> 3) & 0x1fff_ffff_ffff_ffff_u64;
-        twice |= once & x;
-        once |= x;
-        let x = (open >> 1) & 0x6db6_db6d_b6db_6db6_u64;
-        twice |= once & x;
-        once |= x;
-        let single = open & once & !twice;
-        let paired = single
-            & ((single << 3) & 0xffff_ffff_ffff_fff8_u64
-                | (single << 1) & 0xdb6d_b6db_6db6_db6c_u64
-                | (single >> 3) & 0x1fff_ffff_ffff_ffff_u64
-                | (single >> 1) & 0x6db6_db6d_b6db_6db6_u64);
-        (open & !once) | paired != ZERO
-    }
-    /// Whether some open region is too small for any piece: a cell with no
-    /// open neighbour, or two cells that are each other's only open
-    /// neighbour (no piece here is smaller than three cells).
-    #[inline(always)]
-    fn isolated_lanes(occ: Lanes) -> Lanes {
-        let open = !occ & FULL;
-        let mut once: Lanes = Lanes::splat(0);
-        let mut twice: Lanes = Lanes::splat(0);
-        let x = (open << 3) & 0xffff_ffff_ffff_fff8_u64;
-        twice |= once & x;
-        once |= x;
-        let x = (open << 1) & 0xdb6d_b6db_6db6_db6c_u64;
-        twice |= once & x;
-        once |= x;
-        let x = (open >> 3) & 0x1fff_ffff_ffff_ffff_u64;
-        twice |= once & x;
-        once |= x;
-        let x = (open >> 1) & 0x6db6_db6d_b6db_6db6_u64;
-        twice |= once & x;
-        once |= x;
-        let single = open & once & !twice;
-        let paired = single
-            & ((single << 3) & 0xffff_ffff_ffff_fff8_u64
-                | (single << 1) & 0xdb6d_b6db_6db6_db6c_u64
-                | (single >> 3) & 0x1fff_ffff_ffff_ffff_u64
-                | (single >> 1) & 0x6db6_db6d_b6db_6db6_u64);
-        (open & !once) | paired
-    }
-    /// The open cells around each image: a region its placement closes off touches it.
-    const HALO: &[Word] = &[
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0004_62a0_u64,
-        0x0000_0002_3150_0000_u64, 0x0001_18a8_0000_0000_u64, 0x8c54_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0002_a310_u64,
-        0x0000_0001_5188_0000_u64, 0x0000_a8c4_0000_0000_u64, 0x5462_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_00ac_3800_u64,
-        0x0000_0056_1c00_0000_u64, 0x002b_0e00_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0e1a_u64, 0x0000_0000_070d_4000_u64, 0x0000_0386_a000_0000_u64,
-        0x01c3_5000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0002_a1c0_u64, 0x0000_0001_50e0_0000_u64, 0x0000_a870_0000_0000_u64,
-        0x5438_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0001_c2a0_u64, 0x0000_0000_e150_0000_u64, 0x0000_70a8_0000_0000_u64,
-        0x3854_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_00a9_8c00_u64, 0x0000_0054_c600_0000_u64, 0x002a_6300_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_18ca_u64, 0x0000_0000_0c65_4000_u64,
-        0x0000_0632_a000_0000_u64, 0x0319_5000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0001_4924_u64,
-        0x0000_0000_000a_4922_u64, 0x0000_0000_0052_4910_u64, 0x0000_0000_0292_4880_u64,
-        0x0000_0000_1492_4400_u64, 0x0000_0000_a492_2000_u64, 0x0000_0005_2491_0000_u64,
-        0x0000_0029_2488_0000_u64, 0x0000_0149_2440_0000_u64, 0x0000_0a49_2200_0000_u64,
-        0x0000_5249_1000_0000_u64, 0x0002_9248_8000_0000_u64, 0x0014_9244_0000_0000_u64,
-        0x00a4_9220_0000_0000_u64, 0x0524_9100_0000_0000_u64, 0x2924_8800_0000_0000_u64,
-        0x4924_4000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0002_b6da_u64, 0x0000_0000_0015_b6d4_u64,
-        0x0000_0000_00ad_b6a0_u64, 0x0000_0000_056d_b500_u64, 0x0000_0000_2b6d_a800_u64,
-        0x0000_0001_5b6d_4000_u64, 0x0000_000a_db6a_0000_u64, 0x0000_0056_db50_0000_u64,
-        0x0000_02b6_da80_0000_u64, 0x0000_15b6_d400_0000_u64, 0x0000_adb6_a000_0000_u64,
-        0x0005_6db5_0000_0000_u64, 0x002b_6da8_0000_0000_u64, 0x015b_6d40_0000_0000_u64,
-        0x0adb_6a00_0000_0000_u64, 0x56db_5000_0000_0000_u64, 0xb6da_8000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_8924_u64,
-        0x0000_0000_0004_4925_u64, 0x0000_0000_0022_4928_u64, 0x0000_0000_0112_4940_u64,
-        0x0000_0000_0892_4a00_u64, 0x0000_0000_4492_5000_u64, 0x0000_0002_2492_8000_u64,
-        0x0000_0011_2494_0000_u64, 0x0000_0089_24a0_0000_u64, 0x0000_0449_2500_0000_u64,
-        0x0000_2249_2800_0000_u64, 0x0001_1249_4000_0000_u64, 0x0008_924a_0000_0000_u64,
-        0x0044_9250_0000_0000_u64, 0x0224_9280_0000_0000_u64, 0x1124_9400_0000_0000_u64,
-        0x8924_a000_0000_0000_u64, 0x4925_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_7124_u64,
-        0x0000_0000_0003_8922_u64, 0x0000_0000_001c_4910_u64, 0x0000_0000_00e2_4880_u64,
-        0x0000_0000_0712_4400_u64, 0x0000_0000_3892_2000_u64, 0x0000_0001_c491_0000_u64,
-        0x0000_000e_2488_0000_u64, 0x0000_0071_2440_0000_u64, 0x0000_0389_2200_0000_u64,
-        0x0000_1c49_1000_0000_u64, 0x0000_e248_8000_0000_u64, 0x0007_1244_0000_0000_u64,
-        0x0038_9220_0000_0000_u64, 0x01c4_9100_0000_0000_u64, 0x0e24_8800_0000_0000_u64,
-        0x7124_4000_0000_0000_u64, 0x8922_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_c6da_u64, 0x0000_0000_0006_36d4_u64,
-        0x0000_0000_0031_b6a0_u64, 0x0000_0000_018d_b500_u64, 0x0000_0000_0c6d_a800_u64,
-        0x0000_0000_636d_4000_u64, 0x0000_0003_1b6a_0000_u64, 0x0000_0018_db50_0000_u64,
-        0x0000_00c6_da80_0000_u64, 0x0000_0636_d400_0000_u64, 0x0000_31b6_a000_0000_u64,
-        0x0001_8db5_0000_0000_u64, 0x000c_6da8_0000_0000_u64, 0x0063_6d40_0000_0000_u64,
-        0x031b_6a00_0000_0000_u64, 0x18db_5000_0000_0000_u64, 0xc6da_8000_0000_0000_u64,
-        0x36d4_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_56d8_u64, 0x0000_0000_0002_b6c6_u64,
-        0x0000_0000_0015_b630_u64, 0x0000_0000_00ad_b180_u64, 0x0000_0000_056d_8c00_u64,
-        0x0000_0000_2b6c_6000_u64, 0x0000_0001_5b63_0000_u64, 0x0000_000a_db18_0000_u64,
-        0x0000_0056_d8c0_0000_u64, 0x0000_02b6_c600_0000_u64, 0x0000_15b6_3000_0000_u64,
-        0x0000_adb1_8000_0000_u64, 0x0005_6d8c_0000_0000_u64, 0x002b_6c60_0000_0000_u64,
-        0x015b_6300_0000_0000_u64, 0x0adb_1800_0000_0000_u64, 0x56d8_c000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_8923_u64, 0x0000_0000_0004_491c_u64, 0x0000_0000_0022_48e0_u64,
-        0x0000_0000_0112_4700_u64, 0x0000_0000_0892_3800_u64, 0x0000_0000_4491_c000_u64,
-        0x0000_0002_248e_0000_u64, 0x0000_0011_2470_0000_u64, 0x0000_0089_2380_0000_u64,
-        0x0000_0449_1c00_0000_u64, 0x0000_2248_e000_0000_u64, 0x0001_1247_0000_0000_u64,
-        0x0008_9238_0000_0000_u64, 0x0044_91c0_0000_0000_u64, 0x0224_8e00_0000_0000_u64,
-        0x1124_7000_0000_0000_u64, 0x8923_8000_0000_0000_u64, 0x491c_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_72da_u64,
-        0x0000_0000_0003_96d4_u64, 0x0000_0000_001c_b6a0_u64, 0x0000_0000_00e5_b500_u64,
-        0x0000_0000_072d_a800_u64, 0x0000_0000_396d_4000_u64, 0x0000_0001_cb6a_0000_u64,
-        0x0000_000e_5b50_0000_u64, 0x0000_0072_da80_0000_u64, 0x0000_0396_d400_0000_u64,
-        0x0000_1cb6_a000_0000_u64, 0x0000_e5b5_0000_0000_u64, 0x0007_2da8_0000_0000_u64,
-        0x0039_6d40_0000_0000_u64, 0x01cb_6a00_0000_0000_u64, 0x0e5b_5000_0000_0000_u64,
-        0x72da_8000_0000_0000_u64, 0x96d4_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_18a4_u64, 0x0000_0000_0000_c525_u64,
-        0x0000_0000_0006_2928_u64, 0x0000_0000_0031_4940_u64, 0x0000_0000_018a_4a00_u64,
-        0x0000_0000_0c52_5000_u64, 0x0000_0000_6292_8000_u64, 0x0000_0003_1494_0000_u64,
-        0x0000_0018_a4a0_0000_u64, 0x0000_00c5_2500_0000_u64, 0x0000_0629_2800_0000_u64,
-        0x0000_3149_4000_0000_u64, 0x0001_8a4a_0000_0000_u64, 0x000c_5250_0000_0000_u64,
-        0x0062_9280_0000_0000_u64, 0x0314_9400_0000_0000_u64, 0x18a4_a000_0000_0000_u64,
-        0xc525_0000_0000_0000_u64, 0x2928_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_2928_u64,
-        0x0000_0000_0001_4946_u64, 0x0000_0000_000a_4a30_u64, 0x0000_0000_0052_5180_u64,
-        0x0000_0000_0292_8c00_u64, 0x0000_0000_1494_6000_u64, 0x0000_0000_a4a3_0000_u64,
-        0x0000_0005_2518_0000_u64, 0x0000_0029_28c0_0000_u64, 0x0000_0149_4600_0000_u64,
-        0x0000_0a4a_3000_0000_u64, 0x0000_5251_8000_0000_u64, 0x0002_928c_0000_0000_u64,
-        0x0014_9460_0000_0000_u64, 0x00a4_a300_0000_0000_u64, 0x0525_1800_0000_0000_u64,
-        0x2928_c000_0000_0000_u64, 0x4946_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_56d3_u64,
-        0x0000_0000_0002_b69c_u64, 0x0000_0000_0015_b4e0_u64, 0x0000_0000_00ad_a700_u64,
-        0x0000_0000_056d_3800_u64, 0x0000_0000_2b69_c000_u64, 0x0000_0001_5b4e_0000_u64,
-        0x0000_000a_da70_0000_u64, 0x0000_0056_d380_0000_u64, 0x0000_02b6_9c00_0000_u64,
-        0x0000_15b4_e000_0000_u64, 0x0000_ada7_0000_0000_u64, 0x0005_6d38_0000_0000_u64,
-        0x002b_69c0_0000_0000_u64, 0x015b_4e00_0000_0000_u64, 0x0ada_7000_0000_0000_u64,
-        0x56d3_8000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_2a5a_u64, 0x0000_0000_0001_52d4_u64, 0x0000_0000_000a_96a0_u64,
-        0x0000_0000_0054_b500_u64, 0x0000_0000_02a5_a800_u64, 0x0000_0000_152d_4000_u64,
-        0x0000_0000_a96a_0000_u64, 0x0000_0005_4b50_0000_u64, 0x0000_002a_5a80_0000_u64,
-        0x0000_0152_d400_0000_u64, 0x0000_0a96_a000_0000_u64, 0x0000_54b5_0000_0000_u64,
-        0x0002_a5a8_0000_0000_u64, 0x0015_2d40_0000_0000_u64, 0x00a9_6a00_0000_0000_u64,
-        0x054b_5000_0000_0000_u64, 0x2a5a_8000_0000_0000_u64, 0x52d4_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0a94_u64,
-        0x0000_0000_0000_54a5_u64, 0x0000_0000_0002_a528_u64, 0x0000_0000_0015_2940_u64,
-        0x0000_0000_00a9_4a00_u64, 0x0000_0000_054a_5000_u64, 0x0000_0000_2a52_8000_u64,
-        0x0000_0001_5294_0000_u64, 0x0000_000a_94a0_0000_u64, 0x0000_0054_a500_0000_u64,
-        0x0000_02a5_2800_0000_u64, 0x0000_1529_4000_0000_u64, 0x0000_a94a_0000_0000_u64,
-        0x0005_4a50_0000_0000_u64, 0x002a_5280_0000_0000_u64, 0x0152_9400_0000_0000_u64,
-        0x0a94_a000_0000_0000_u64, 0x54a5_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_294a_u64, 0x0000_0000_0001_4a54_u64,
-        0x0000_0000_000a_52a0_u64, 0x0000_0000_0052_9500_u64, 0x0000_0000_0294_a800_u64,
-        0x0000_0000_14a5_4000_u64, 0x0000_0000_a52a_0000_u64, 0x0000_0005_2950_0000_u64,
-        0x0000_0029_4a80_0000_u64, 0x0000_014a_5400_0000_u64, 0x0000_0a52_a000_0000_u64,
-        0x0000_5295_0000_0000_u64, 0x0002_94a8_0000_0000_u64, 0x0014_a540_0000_0000_u64,
-        0x00a5_2a00_0000_0000_u64, 0x0529_5000_0000_0000_u64, 0x294a_8000_0000_0000_u64,
-        0x4a54_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0ad2_u64, 0x0000_0000_0000_5695_u64, 0x0000_0000_0002_b4a8_u64,
-        0x0000_0000_0015_a540_u64, 0x0000_0000_00ad_2a00_u64, 0x0000_0000_0569_5000_u64,
-        0x0000_0000_2b4a_8000_u64, 0x0000_0001_5a54_0000_u64, 0x0000_000a_d2a0_0000_u64,
-        0x0000_0056_9500_0000_u64, 0x0000_02b4_a800_0000_u64, 0x0000_15a5_4000_0000_u64,
-        0x0000_ad2a_0000_0000_u64, 0x0005_6950_0000_0000_u64, 0x002b_4a80_0000_0000_u64,
-        0x015a_5400_0000_0000_u64, 0x0ad2_a000_0000_0000_u64, 0x5695_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_5624_u64, 0x0000_0000_0002_b122_u64, 0x0000_0000_0015_8910_u64,
-        0x0000_0000_00ac_4880_u64, 0x0000_0000_0562_4400_u64, 0x0000_0000_2b12_2000_u64,
-        0x0000_0001_5891_0000_u64, 0x0000_000a_c488_0000_u64, 0x0000_0056_2440_0000_u64,
-        0x0000_02b1_2200_0000_u64, 0x0000_1589_1000_0000_u64, 0x0000_ac48_8000_0000_u64,
-        0x0005_6244_0000_0000_u64, 0x002b_1220_0000_0000_u64, 0x0158_9100_0000_0000_u64,
-        0x0ac4_8800_0000_0000_u64, 0x5624_4000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_88da_u64, 0x0000_0000_0004_46d4_u64,
-        0x0000_0000_0022_36a0_u64, 0x0000_0000_0111_b500_u64, 0x0000_0000_088d_a800_u64,
-        0x0000_0000_446d_4000_u64, 0x0000_0002_236a_0000_u64, 0x0000_0011_1b50_0000_u64,
-        0x0000_0088_da80_0000_u64, 0x0000_0446_d400_0000_u64, 0x0000_2236_a000_0000_u64,
-        0x0001_11b5_0000_0000_u64, 0x0008_8da8_0000_0000_u64, 0x0044_6d40_0000_0000_u64,
-        0x0223_6a00_0000_0000_u64, 0x111b_5000_0000_0000_u64, 0x88da_8000_0000_0000_u64,
-        0x46d4_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_56c4_u64, 0x0000_0000_0002_b622_u64,
-        0x0000_0000_0015_b110_u64, 0x0000_0000_00ad_8880_u64, 0x0000_0000_056c_4400_u64,
-        0x0000_0000_2b62_2000_u64, 0x0000_0001_5b11_0000_u64, 0x0000_000a_d888_0000_u64,
-        0x0000_0056_c440_0000_u64, 0x0000_02b6_2200_0000_u64, 0x0000_15b1_1000_0000_u64,
-        0x0000_ad88_8000_0000_u64, 0x0005_6c44_0000_0000_u64, 0x002b_6220_0000_0000_u64,
-        0x015b_1100_0000_0000_u64, 0x0ad8_8800_0000_0000_u64, 0x56c4_4000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_891a_u64,
-        0x0000_0000_0004_48d4_u64, 0x0000_0000_0022_46a0_u64, 0x0000_0000_0112_3500_u64,
-        0x0000_0000_0891_a800_u64, 0x0000_0000_448d_4000_u64, 0x0000_0002_246a_0000_u64,
-        0x0000_0011_2350_0000_u64, 0x0000_0089_1a80_0000_u64, 0x0000_0448_d400_0000_u64,
-        0x0000_2246_a000_0000_u64, 0x0001_1235_0000_0000_u64, 0x0008_91a8_0000_0000_u64,
-        0x0044_8d40_0000_0000_u64, 0x0224_6a00_0000_0000_u64, 0x1123_5000_0000_0000_u64,
-        0x891a_8000_0000_0000_u64, 0x48d4_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_188e_u64, 0x0000_0000_0c47_0000_u64,
-        0x0000_0623_8000_0000_u64, 0x0311_c000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0038_8c00_u64, 0x0000_001c_4600_0000_u64,
-        0x000e_2300_0000_0000_u64, 0x1180_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0548_u64,
-        0x0000_0000_0000_2a46_u64, 0x0000_0000_0001_5230_u64, 0x0000_0000_000a_9180_u64,
-        0x0000_0000_0054_8c00_u64, 0x0000_0000_02a4_6000_u64, 0x0000_0000_1523_0000_u64,
-        0x0000_0000_a918_0000_u64, 0x0000_0005_48c0_0000_u64, 0x0000_002a_4600_0000_u64,
-        0x0000_0152_3000_0000_u64, 0x0000_0a91_8000_0000_u64, 0x0000_548c_0000_0000_u64,
-        0x0002_a460_0000_0000_u64, 0x0015_2300_0000_0000_u64, 0x00a9_1800_0000_0000_u64,
-        0x0548_c000_0000_0000_u64, 0x2a46_0000_0000_0000_u64, 0x5230_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0a93_u64, 0x0000_0000_0000_549c_u64, 0x0000_0000_0002_a4e0_u64,
-        0x0000_0000_0015_2700_u64, 0x0000_0000_00a9_3800_u64, 0x0000_0000_0549_c000_u64,
-        0x0000_0000_2a4e_0000_u64, 0x0000_0001_5270_0000_u64, 0x0000_000a_9380_0000_u64,
-        0x0000_0054_9c00_0000_u64, 0x0000_02a4_e000_0000_u64, 0x0000_1527_0000_0000_u64,
-        0x0000_a938_0000_0000_u64, 0x0005_49c0_0000_0000_u64, 0x002a_4e00_0000_0000_u64,
-        0x0152_7000_0000_0000_u64, 0x0a93_8000_0000_0000_u64, 0x549c_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0e4a_u64,
-        0x0000_0000_0000_7254_u64, 0x0000_0000_0003_92a0_u64, 0x0000_0000_001c_9500_u64,
-        0x0000_0000_00e4_a800_u64, 0x0000_0000_0725_4000_u64, 0x0000_0000_392a_0000_u64,
-        0x0000_0001_c950_0000_u64, 0x0000_000e_4a80_0000_u64, 0x0000_0072_5400_0000_u64,
-        0x0000_0392_a000_0000_u64, 0x0000_1c95_0000_0000_u64, 0x0000_e4a8_0000_0000_u64,
-        0x0007_2540_0000_0000_u64, 0x0039_2a00_0000_0000_u64, 0x01c9_5000_0000_0000_u64,
-        0x0e4a_8000_0000_0000_u64, 0x7254_0000_0000_0000_u64, 0x92a0_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0312_u64,
-        0x0000_0000_0000_1895_u64, 0x0000_0000_0000_c4a8_u64, 0x0000_0000_0006_2540_u64,
-        0x0000_0000_0031_2a00_u64, 0x0000_0000_0189_5000_u64, 0x0000_0000_0c4a_8000_u64,
-        0x0000_0000_6254_0000_u64, 0x0000_0003_12a0_0000_u64, 0x0000_0018_9500_0000_u64,
-        0x0000_00c4_a800_0000_u64, 0x0000_0625_4000_0000_u64, 0x0000_312a_0000_0000_u64,
-        0x0001_8950_0000_0000_u64, 0x000c_4a80_0000_0000_u64, 0x0062_5400_0000_0000_u64,
-        0x0312_a000_0000_0000_u64, 0x1895_0000_0000_0000_u64, 0xc4a8_0000_0000_0000_u64,
-        0x2540_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0038_3800_u64, 0x0000_001c_1c00_0000_u64, 0x000e_0e00_0000_0000_u64,
-        0x0700_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0e0e_u64, 0x0000_0000_0707_0000_u64, 0x0000_0383_8000_0000_u64,
-        0x01c1_c000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0ac8_u64, 0x0000_0000_0000_5646_u64,
-        0x0000_0000_0002_b230_u64, 0x0000_0000_0015_9180_u64, 0x0000_0000_00ac_8c00_u64,
-        0x0000_0000_0564_6000_u64, 0x0000_0000_2b23_0000_u64, 0x0000_0001_5918_0000_u64,
-        0x0000_000a_c8c0_0000_u64, 0x0000_0056_4600_0000_u64, 0x0000_02b2_3000_0000_u64,
-        0x0000_1591_8000_0000_u64, 0x0000_ac8c_0000_0000_u64, 0x0005_6460_0000_0000_u64,
-        0x002b_2300_0000_0000_u64, 0x0159_1800_0000_0000_u64, 0x0ac8_c000_0000_0000_u64,
-        0x5646_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_1113_u64, 0x0000_0000_0000_889c_u64,
-        0x0000_0000_0004_44e0_u64, 0x0000_0000_0022_2700_u64, 0x0000_0000_0111_3800_u64,
-        0x0000_0000_0889_c000_u64, 0x0000_0000_444e_0000_u64, 0x0000_0002_2270_0000_u64,
-        0x0000_0011_1380_0000_u64, 0x0000_0088_9c00_0000_u64, 0x0000_0444_e000_0000_u64,
-        0x0000_2227_0000_0000_u64, 0x0001_1138_0000_0000_u64, 0x0008_89c0_0000_0000_u64,
-        0x0044_4e00_0000_0000_u64, 0x0222_7000_0000_0000_u64, 0x1113_8000_0000_0000_u64,
-        0x889c_0000_0000_0000_u64, 0x44e0_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0e44_u64,
-        0x0000_0000_0000_7222_u64, 0x0000_0000_0003_9110_u64, 0x0000_0000_001c_8880_u64,
-        0x0000_0000_00e4_4400_u64, 0x0000_0000_0722_2000_u64, 0x0000_0000_3911_0000_u64,
-        0x0000_0001_c888_0000_u64, 0x0000_000e_4440_0000_u64, 0x0000_0072_2200_0000_u64,
-        0x0000_0391_1000_0000_u64, 0x0000_1c88_8000_0000_u64, 0x0000_e444_0000_0000_u64,
-        0x0007_2220_0000_0000_u64, 0x0039_1100_0000_0000_u64, 0x01c8_8800_0000_0000_u64,
-        0x0e44_4000_0000_0000_u64, 0x7222_0000_0000_0000_u64, 0x9110_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_189a_u64,
-        0x0000_0000_0000_c4d4_u64, 0x0000_0000_0006_26a0_u64, 0x0000_0000_0031_3500_u64,
-        0x0000_0000_0189_a800_u64, 0x0000_0000_0c4d_4000_u64, 0x0000_0000_626a_0000_u64,
-        0x0000_0003_1350_0000_u64, 0x0000_0018_9a80_0000_u64, 0x0000_00c4_d400_0000_u64,
-        0x0000_0626_a000_0000_u64, 0x0000_3135_0000_0000_u64, 0x0001_89a8_0000_0000_u64,
-        0x000c_4d40_0000_0000_u64, 0x0062_6a00_0000_0000_u64, 0x0313_5000_0000_0000_u64,
-        0x189a_8000_0000_0000_u64, 0xc4d4_0000_0000_0000_u64, 0x26a0_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0004_61c0_u64,
-        0x0000_0002_30e0_0000_u64, 0x0001_1870_0000_0000_u64, 0x8c38_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0001_c310_u64,
-        0x0000_0000_e188_0000_u64, 0x0000_70c4_0000_0000_u64, 0x3862_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_568e_u64,
-        0x0000_0000_2b47_0000_u64, 0x0000_15a3_8000_0000_u64, 0x0ad1_c000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0038_b500_u64,
-        0x0000_001c_5a80_0000_u64, 0x000e_2d40_0000_0000_u64, 0x16a0_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0e28_u64, 0x0000_0000_0000_7146_u64, 0x0000_0000_0003_8a30_u64,
-        0x0000_0000_001c_5180_u64, 0x0000_0000_00e2_8c00_u64, 0x0000_0000_0714_6000_u64,
-        0x0000_0000_38a3_0000_u64, 0x0000_0001_c518_0000_u64, 0x0000_000e_28c0_0000_u64,
-        0x0000_0071_4600_0000_u64, 0x0000_038a_3000_0000_u64, 0x0000_1c51_8000_0000_u64,
-        0x0000_e28c_0000_0000_u64, 0x0007_1460_0000_0000_u64, 0x0038_a300_0000_0000_u64,
-        0x01c5_1800_0000_0000_u64, 0x0e28_c000_0000_0000_u64, 0x7146_0000_0000_0000_u64,
-        0x8a30_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_18a3_u64, 0x0000_0000_0000_c51c_u64,
-        0x0000_0000_0006_28e0_u64, 0x0000_0000_0031_4700_u64, 0x0000_0000_018a_3800_u64,
-        0x0000_0000_0c51_c000_u64, 0x0000_0000_628e_0000_u64, 0x0000_0003_1470_0000_u64,
-        0x0000_0018_a380_0000_u64, 0x0000_00c5_1c00_0000_u64, 0x0000_0628_e000_0000_u64,
-        0x0000_3147_0000_0000_u64, 0x0001_8a38_0000_0000_u64, 0x000c_51c0_0000_0000_u64,
-        0x0062_8e00_0000_0000_u64, 0x0314_7000_0000_0000_u64, 0x18a3_8000_0000_0000_u64,
-        0xc51c_0000_0000_0000_u64, 0x28e0_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0038_5400_u64, 0x0000_001c_2a00_0000_u64,
-        0x000e_1500_0000_0000_u64, 0x0a80_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_150e_u64, 0x0000_0000_0a87_0000_u64,
-        0x0000_0543_8000_0000_u64, 0x02a1_c000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_2b0e_u64, 0x0000_0000_1587_0000_u64,
-        0x0000_0ac3_8000_0000_u64, 0x0561_c000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0038_6a00_u64, 0x0000_001c_3500_0000_u64,
-        0x000e_1a80_0000_0000_u64, 0x0d40_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0038_c880_u64, 0x0000_001c_6440_0000_u64,
-        0x000e_3220_0000_0000_u64, 0x1910_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_898e_u64, 0x0000_0000_44c7_0000_u64,
-        0x0000_2263_8000_0000_u64, 0x1131_c000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_18c4_u64, 0x0000_0000_0c62_2000_u64, 0x0000_0631_1000_0000_u64,
-        0x0318_8800_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0111_8c00_u64, 0x0000_0088_c600_0000_u64, 0x0044_6300_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0e15_u64, 0x0000_0000_070a_8000_u64,
-        0x0000_0385_4000_0000_u64, 0x01c2_a000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0054_3800_u64, 0x0000_002a_1c00_0000_u64,
-        0x0015_0e00_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0002_a2a0_u64, 0x0000_0001_5150_0000_u64, 0x0000_a8a8_0000_0000_u64,
-        0x5454_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_565a_u64, 0x0000_0000_0002_b2d4_u64, 0x0000_0000_0015_96a0_u64,
-        0x0000_0000_00ac_b500_u64, 0x0000_0000_0565_a800_u64, 0x0000_0000_2b2d_4000_u64,
-        0x0000_0001_596a_0000_u64, 0x0000_000a_cb50_0000_u64, 0x0000_0056_5a80_0000_u64,
-        0x0000_02b2_d400_0000_u64, 0x0000_1596_a000_0000_u64, 0x0000_acb5_0000_0000_u64,
-        0x0005_65a8_0000_0000_u64, 0x002b_2d40_0000_0000_u64, 0x0159_6a00_0000_0000_u64,
-        0x0acb_5000_0000_0000_u64, 0x565a_8000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_1114_u64, 0x0000_0000_0000_88a5_u64,
-        0x0000_0000_0004_4528_u64, 0x0000_0000_0022_2940_u64, 0x0000_0000_0111_4a00_u64,
-        0x0000_0000_088a_5000_u64, 0x0000_0000_4452_8000_u64, 0x0000_0002_2294_0000_u64,
-        0x0000_0011_14a0_0000_u64, 0x0000_0088_a500_0000_u64, 0x0000_0445_2800_0000_u64,
-        0x0000_2229_4000_0000_u64, 0x0001_114a_0000_0000_u64, 0x0008_8a50_0000_0000_u64,
-        0x0044_5280_0000_0000_u64, 0x0222_9400_0000_0000_u64, 0x1114_a000_0000_0000_u64,
-        0x88a5_0000_0000_0000_u64, 0x4528_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_2944_u64,
-        0x0000_0000_0001_4a22_u64, 0x0000_0000_000a_5110_u64, 0x0000_0000_0052_8880_u64,
-        0x0000_0000_0294_4400_u64, 0x0000_0000_14a2_2000_u64, 0x0000_0000_a511_0000_u64,
-        0x0000_0005_2888_0000_u64, 0x0000_0029_4440_0000_u64, 0x0000_014a_2200_0000_u64,
-        0x0000_0a51_1000_0000_u64, 0x0000_5288_8000_0000_u64, 0x0002_9444_0000_0000_u64,
-        0x0014_a220_0000_0000_u64, 0x00a5_1100_0000_0000_u64, 0x0528_8800_0000_0000_u64,
-        0x2944_4000_0000_0000_u64, 0x4a22_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_569a_u64, 0x0000_0000_0002_b4d4_u64,
-        0x0000_0000_0015_a6a0_u64, 0x0000_0000_00ad_3500_u64, 0x0000_0000_0569_a800_u64,
-        0x0000_0000_2b4d_4000_u64, 0x0000_0001_5a6a_0000_u64, 0x0000_000a_d350_0000_u64,
-        0x0000_0056_9a80_0000_u64, 0x0000_02b4_d400_0000_u64, 0x0000_15a6_a000_0000_u64,
-        0x0000_ad35_0000_0000_u64, 0x0005_69a8_0000_0000_u64, 0x002b_4d40_0000_0000_u64,
-        0x015a_6a00_0000_0000_u64, 0x0ad3_5000_0000_0000_u64, 0x569a_8000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_2a24_u64, 0x0000_0000_0001_5122_u64, 0x0000_0000_000a_8910_u64,
-        0x0000_0000_0054_4880_u64, 0x0000_0000_02a2_4400_u64, 0x0000_0000_1512_2000_u64,
-        0x0000_0000_a891_0000_u64, 0x0000_0005_4488_0000_u64, 0x0000_002a_2440_0000_u64,
-        0x0000_0151_2200_0000_u64, 0x0000_0a89_1000_0000_u64, 0x0000_5448_8000_0000_u64,
-        0x0002_a244_0000_0000_u64, 0x0015_1220_0000_0000_u64, 0x00a8_9100_0000_0000_u64,
-        0x0544_8800_0000_0000_u64, 0x2a24_4000_0000_0000_u64, 0x5122_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_54da_u64,
-        0x0000_0000_0002_a6d4_u64, 0x0000_0000_0015_36a0_u64, 0x0000_0000_00a9_b500_u64,
-        0x0000_0000_054d_a800_u64, 0x0000_0000_2a6d_4000_u64, 0x0000_0001_536a_0000_u64,
-        0x0000_000a_9b50_0000_u64, 0x0000_0054_da80_0000_u64, 0x0000_02a6_d400_0000_u64,
-        0x0000_1536_a000_0000_u64, 0x0000_a9b5_0000_0000_u64, 0x0005_4da8_0000_0000_u64,
-        0x002a_6d40_0000_0000_u64, 0x0153_6a00_0000_0000_u64, 0x0a9b_5000_0000_0000_u64,
-        0x54da_8000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_56ca_u64, 0x0000_0000_0002_b654_u64, 0x0000_0000_0015_b2a0_u64,
-        0x0000_0000_00ad_9500_u64, 0x0000_0000_056c_a800_u64, 0x0000_0000_2b65_4000_u64,
-        0x0000_0001_5b2a_0000_u64, 0x0000_000a_d950_0000_u64, 0x0000_0056_ca80_0000_u64,
-        0x0000_02b6_5400_0000_u64, 0x0000_15b2_a000_0000_u64, 0x0000_ad95_0000_0000_u64,
-        0x0005_6ca8_0000_0000_u64, 0x002b_6540_0000_0000_u64, 0x015b_2a00_0000_0000_u64,
-        0x0ad9_5000_0000_0000_u64, 0x56ca_8000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0000_1122_u64, 0x0000_0000_0000_8915_u64,
-        0x0000_0000_0004_48a8_u64, 0x0000_0000_0022_4540_u64, 0x0000_0000_0112_2a00_u64,
-        0x0000_0000_0891_5000_u64, 0x0000_0000_448a_8000_u64, 0x0000_0002_2454_0000_u64,
-        0x0000_0011_22a0_0000_u64, 0x0000_0089_1500_0000_u64, 0x0000_0448_a800_0000_u64,
-        0x0000_2245_4000_0000_u64, 0x0001_122a_0000_0000_u64, 0x0008_9150_0000_0000_u64,
-        0x0044_8a80_0000_0000_u64, 0x0224_5400_0000_0000_u64, 0x1122_a000_0000_0000_u64,
-        0x8915_0000_0000_0000_u64, 0x48a8_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0004_6310_u64, 0x0000_0002_3188_0000_u64,
-        0x0001_18c4_0000_0000_u64, 0x8c62_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0003_94e0_u64, 0x0000_0001_ca70_0000_u64,
-        0x0000_e538_0000_0000_u64, 0x729c_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0001_c1c0_u64, 0x0000_0000_e0e0_0000_u64,
-        0x0000_7070_0000_0000_u64, 0x3838_0000_0000_0000_u64, 0x0000_0000_0000_0000_u64,
-        0x0000_0000_0000_0000_u64, 0x0000_0000_0006_3630_u64, 0x0000_0003_1b18_0000_u64,
-        0x0001_8d8c_0000_0000_u64, 0xc6c6_0000_0000_0000_u64,
-    ];
-    /// The cells of one colour of the checkerboard.
-    const BLACK: Word = 0x5555_5555_5555_5555_u64;
-    /// For each shape, the colour balances (black minus white cells) of its images.
-    const BALANCES: &[&[i32]] = &[
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-3, 3],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-        &[-1, 1],
-    ];
-    /// A region still growing after this many steps is taken to be large enough.
-    const VOLUME_STEPS: usize = 16;
-    impl Solver {
-        /// The volume backtrack: every open region that the placement of `image` closed
-        /// off (found by growing from the cells around it, up to `VOLUME_STEPS` steps)
-        /// has a size the remaining pieces can make.
-        #[allow(unused_variables)]
-        fn volume_ok(&self, occ: Word, avail: u64, image: u16) -> bool {
-            let open = !occ & FULL;
-            let mut seeds = HALO[image as usize] & open;
-            while seeds != ZERO {
-                let seed = lowest(seeds);
-                let mut region = seed;
-                let mut frontier = seed;
-                let mut closed = false;
-                for _ in 0..VOLUME_STEPS {
-                    frontier = ((frontier << 3) & 0xffff_ffff_ffff_fff8_u64
-                        | (frontier << 1) & 0xdb6d_b6db_6db6_db6c_u64
-                        | (frontier >> 3) & 0x1fff_ffff_ffff_ffff_u64
-                        | (frontier >> 1) & 0x6db6_db6d_b6db_6db6_u64) & open & !region;
-                    if frontier == ZERO {
-                        closed = true;
-                        break;
-                    }
-                    region |= frontier;
-                }
-                if closed {
-                    let size = region.count_ones();
-                    if !(size % 5 == 0) {
-                        return false;
-                    }
-                }
-                seeds &= !region;
-            }
-            true
-        }
-        /// The parity backtrack: the open cells' colour balance is one the remaining
-        /// pieces can make.
-        fn parity_ok(&self, occ: Word, avail: u64) -> bool {
-            let open = !occ & FULL;
-            let balance = 2 * (open & BLACK).count_ones() as i32
-                - open.count_ones() as i32;
-            let mut sums: u128 = 1 << 64;
-            let mut a = avail;
-            while a != 0 {
-                let s = a.trailing_zeros() as usize;
-                a &= a - 1;
-                for _ in 0..self.copies[s] {
-                    let mut next: u128 = 0;
-                    for &v in BALANCES[s] {
-                        next |= if v >= 0 { sums << v } else { sums >> -v };
-                    }
-                    sums = next;
-                }
-            }
-            (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
-        }
-    }
-}
-impl ::runtime::Search for Solver {
-    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut ::runtime::Context<'_>) {
-        let pruning = ctx.pruning();
-        self.configure(
-            ctx.floor(),
-            pruning.volume_backtrack.unwrap_or(usize::MAX),
-            pruning.parity_backtrack.unwrap_or(usize::MAX),
-            ctx.f_from(),
+    /// Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape. Stored in `one_sided_30x3/tail_f_index.bin`: 3733 little-endian u32s.
+    static F_INDEX: &[u32] = {
+        static BYTES: ::runtime::fila::data::Bytes<14932> = ::runtime::fila::data::Bytes(
+            *include_bytes!("one_sided_30x3/tail_f_index.bin"),
         );
-        self.stop = false;
-        self.copies = COPIES;
-        let mut occ: Word = ZERO;
-        let mut avail = ALL_SHAPES;
-        for (k, &image) in prefix.iter().enumerate() {
-            let image_info = &ctx.info.images[image as usize];
-            let shape = image_info.shape as usize;
-            occ |= image_info.cells.iter().fold(ZERO, |m, &c| m | bit(c as usize));
-            self.copies[shape] -= 1;
-            if self.copies[shape] == 0 {
-                avail &= !(1u64 << shape);
-            }
-            self.stack[k & 63] = image;
-        }
-        let left = PIECES - prefix.len();
-        if prefix.len() == 1 {
-            self.attempts[PIECES] = 1;
-            if !isolated(occ) {
-                self.fits[PIECES] = 1;
-                self.descend(ctx, occ, avail, left);
-            }
-        } else {
-            self.descend(ctx, occ, avail, left);
-        }
-        self.tail.add_counts(&mut self.attempts, &mut self.fits);
-        ctx.stats.add(&self.attempts[..=PIECES], &self.fits[..=PIECES]);
-    }
-    fn fork(&self) -> Box<dyn ::runtime::Search> {
-        Box::new(Solver::new())
-    }
+        BYTES.slice()
+    };
+    /// The occupancy masks of the images of every F image list set, with seven past the last. Stored in `one_sided_30x3/tail_f_masks.bin`: 5740 little-endian 64-bit words.
+    static F_MASKS: &[Word] = {
+        static BYTES: ::runtime::fila::data::Bytes<45920> = ::runtime::fila::data::Bytes(
+            *include_bytes!("one_sided_30x3/tail_f_masks.bin"),
+        );
+        BYTES.slice()
+    };
+    /// Their image numbers. Stored in `one_sided_30x3/tail_f_images.bin`: 5740 little-endian u16s.
+    static F_IMAGES: &[u16] = {
+        static BYTES: ::runtime::fila::data::Bytes<11480> = ::runtime::fila::data::Bytes(
+            *include_bytes!("one_sided_30x3/tail_f_images.bin"),
+        );
+        BYTES.slice()
+    };
+    /// Their shapes. Stored in `one_sided_30x3/tail_f_shapes.bin`: 5740 little-endian u8s.
+    static F_SHAPES: &[u8] = {
+        static BYTES: ::runtime::fila::data::Bytes<5740> = ::runtime::fila::data::Bytes(
+            *include_bytes!("one_sided_30x3/tail_f_shapes.bin"),
+        );
+        BYTES.slice()
+    };
+    /// The tables of the volume and parity backtracks.
+    static PRUNING: ::runtime::fila::Pruning<'static, Word> = ::runtime::fila::Pruning {
+        halo: HALO,
+        neighbours: &[],
+        fillable: ::runtime::fila::Fillable::Multiple(5),
+        black: 0x5555_5555_5555_5555_u64,
+        balances: Some(
+            &[
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-3, 3],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+                &[-1, 1],
+            ],
+        ),
+    };
+    /// The open cells around each image: a region its placement closes off touches it. Stored in `one_sided_30x3/tail_halo.bin`: 1160 little-endian 64-bit words.
+    static HALO: &[Word] = {
+        static BYTES: ::runtime::fila::data::Bytes<9280> = ::runtime::fila::data::Bytes(
+            *include_bytes!("one_sided_30x3/tail_halo.bin"),
+        );
+        BYTES.slice()
+    };
 }
 /// The runtime's description of the puzzle: box, pieces, images and symmetry.
 pub fn info() -> ::runtime::PuzzleInfo {
@@ -10932,1218 +2246,6 @@ pub fn info() -> ::runtime::PuzzleInfo {
         &[16],
         &[17],
     ];
-    const IMAGE_SHAPES: &[u16] = &[
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-        2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-        2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-        2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-        4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-        4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-        4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-        4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-        5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-        5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-        5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-        5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-        6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-        6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-        6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-        6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-        7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-        7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-        7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-        7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-        8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-        8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-        8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-        8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-        8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
-        10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-        10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-        10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-        10, 10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-        11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12,
-        12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 14, 14,
-        14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-        14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-        14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-        14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-        14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-        14, 14, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-        15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 17,
-        17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-    ];
-    const IMAGE_CELLS: &[&[u16]] = &[
-        &[4, 6, 7, 8, 11],
-        &[19, 21, 22, 23, 26],
-        &[34, 36, 37, 38, 41],
-        &[49, 51, 52, 53, 56],
-        &[64, 66, 67, 68, 71],
-        &[79, 81, 82, 83, 86],
-        &[3, 6, 7, 8, 10],
-        &[18, 21, 22, 23, 25],
-        &[33, 36, 37, 38, 40],
-        &[48, 51, 52, 53, 55],
-        &[63, 66, 67, 68, 70],
-        &[78, 81, 82, 83, 85],
-        &[10, 11, 12, 13, 16],
-        &[25, 26, 27, 28, 31],
-        &[40, 41, 42, 43, 46],
-        &[55, 56, 57, 58, 61],
-        &[70, 71, 72, 73, 76],
-        &[13, 16, 17, 18, 19],
-        &[28, 31, 32, 33, 34],
-        &[43, 46, 47, 48, 49],
-        &[58, 61, 62, 63, 64],
-        &[73, 76, 77, 78, 79],
-        &[5, 6, 7, 8, 10],
-        &[20, 21, 22, 23, 25],
-        &[35, 36, 37, 38, 40],
-        &[50, 51, 52, 53, 55],
-        &[65, 66, 67, 68, 70],
-        &[80, 81, 82, 83, 85],
-        &[4, 6, 7, 8, 9],
-        &[19, 21, 22, 23, 24],
-        &[34, 36, 37, 38, 39],
-        &[49, 51, 52, 53, 54],
-        &[64, 66, 67, 68, 69],
-        &[79, 81, 82, 83, 84],
-        &[9, 10, 13, 14, 16],
-        &[24, 25, 28, 29, 31],
-        &[39, 40, 43, 44, 46],
-        &[54, 55, 58, 59, 61],
-        &[69, 70, 73, 74, 76],
-        &[13, 15, 16, 19, 20],
-        &[28, 30, 31, 34, 35],
-        &[43, 45, 46, 49, 50],
-        &[58, 60, 61, 64, 65],
-        &[73, 75, 76, 79, 80],
-        &[0, 3, 6, 9, 12],
-        &[3, 6, 9, 12, 15],
-        &[6, 9, 12, 15, 18],
-        &[9, 12, 15, 18, 21],
-        &[12, 15, 18, 21, 24],
-        &[15, 18, 21, 24, 27],
-        &[18, 21, 24, 27, 30],
-        &[21, 24, 27, 30, 33],
-        &[24, 27, 30, 33, 36],
-        &[27, 30, 33, 36, 39],
-        &[30, 33, 36, 39, 42],
-        &[33, 36, 39, 42, 45],
-        &[36, 39, 42, 45, 48],
-        &[39, 42, 45, 48, 51],
-        &[42, 45, 48, 51, 54],
-        &[45, 48, 51, 54, 57],
-        &[48, 51, 54, 57, 60],
-        &[51, 54, 57, 60, 63],
-        &[54, 57, 60, 63, 66],
-        &[57, 60, 63, 66, 69],
-        &[60, 63, 66, 69, 72],
-        &[63, 66, 69, 72, 75],
-        &[66, 69, 72, 75, 78],
-        &[69, 72, 75, 78, 81],
-        &[72, 75, 78, 81, 84],
-        &[75, 78, 81, 84, 87],
-        &[1, 4, 7, 10, 13],
-        &[4, 7, 10, 13, 16],
-        &[7, 10, 13, 16, 19],
-        &[10, 13, 16, 19, 22],
-        &[13, 16, 19, 22, 25],
-        &[16, 19, 22, 25, 28],
-        &[19, 22, 25, 28, 31],
-        &[22, 25, 28, 31, 34],
-        &[25, 28, 31, 34, 37],
-        &[28, 31, 34, 37, 40],
-        &[31, 34, 37, 40, 43],
-        &[34, 37, 40, 43, 46],
-        &[37, 40, 43, 46, 49],
-        &[40, 43, 46, 49, 52],
-        &[43, 46, 49, 52, 55],
-        &[46, 49, 52, 55, 58],
-        &[49, 52, 55, 58, 61],
-        &[52, 55, 58, 61, 64],
-        &[55, 58, 61, 64, 67],
-        &[58, 61, 64, 67, 70],
-        &[61, 64, 67, 70, 73],
-        &[64, 67, 70, 73, 76],
-        &[67, 70, 73, 76, 79],
-        &[70, 73, 76, 79, 82],
-        &[73, 76, 79, 82, 85],
-        &[76, 79, 82, 85, 88],
-        &[2, 5, 8, 11, 14],
-        &[5, 8, 11, 14, 17],
-        &[8, 11, 14, 17, 20],
-        &[11, 14, 17, 20, 23],
-        &[14, 17, 20, 23, 26],
-        &[17, 20, 23, 26, 29],
-        &[20, 23, 26, 29, 32],
-        &[23, 26, 29, 32, 35],
-        &[26, 29, 32, 35, 38],
-        &[29, 32, 35, 38, 41],
-        &[32, 35, 38, 41, 44],
-        &[35, 38, 41, 44, 47],
-        &[38, 41, 44, 47, 50],
-        &[41, 44, 47, 50, 53],
-        &[44, 47, 50, 53, 56],
-        &[47, 50, 53, 56, 59],
-        &[50, 53, 56, 59, 62],
-        &[53, 56, 59, 62, 65],
-        &[56, 59, 62, 65, 68],
-        &[59, 62, 65, 68, 71],
-        &[62, 65, 68, 71, 74],
-        &[65, 68, 71, 74, 77],
-        &[68, 71, 74, 77, 80],
-        &[71, 74, 77, 80, 83],
-        &[74, 77, 80, 83, 86],
-        &[77, 80, 83, 86, 89],
-        &[0, 3, 6, 9, 10],
-        &[3, 6, 9, 12, 13],
-        &[6, 9, 12, 15, 16],
-        &[9, 12, 15, 18, 19],
-        &[12, 15, 18, 21, 22],
-        &[15, 18, 21, 24, 25],
-        &[18, 21, 24, 27, 28],
-        &[21, 24, 27, 30, 31],
-        &[24, 27, 30, 33, 34],
-        &[27, 30, 33, 36, 37],
-        &[30, 33, 36, 39, 40],
-        &[33, 36, 39, 42, 43],
-        &[36, 39, 42, 45, 46],
-        &[39, 42, 45, 48, 49],
-        &[42, 45, 48, 51, 52],
-        &[45, 48, 51, 54, 55],
-        &[48, 51, 54, 57, 58],
-        &[51, 54, 57, 60, 61],
-        &[54, 57, 60, 63, 64],
-        &[57, 60, 63, 66, 67],
-        &[60, 63, 66, 69, 70],
-        &[63, 66, 69, 72, 73],
-        &[66, 69, 72, 75, 76],
-        &[69, 72, 75, 78, 79],
-        &[72, 75, 78, 81, 82],
-        &[75, 78, 81, 84, 85],
-        &[78, 81, 84, 87, 88],
-        &[4, 7, 10, 13, 14],
-        &[7, 10, 13, 16, 17],
-        &[10, 13, 16, 19, 20],
-        &[13, 16, 19, 22, 23],
-        &[16, 19, 22, 25, 26],
-        &[19, 22, 25, 28, 29],
-        &[22, 25, 28, 31, 32],
-        &[25, 28, 31, 34, 35],
-        &[28, 31, 34, 37, 38],
-        &[31, 34, 37, 40, 41],
-        &[34, 37, 40, 43, 44],
-        &[37, 40, 43, 46, 47],
-        &[40, 43, 46, 49, 50],
-        &[43, 46, 49, 52, 53],
-        &[46, 49, 52, 55, 56],
-        &[49, 52, 55, 58, 59],
-        &[52, 55, 58, 61, 62],
-        &[55, 58, 61, 64, 65],
-        &[58, 61, 64, 67, 68],
-        &[61, 64, 67, 70, 71],
-        &[64, 67, 70, 73, 74],
-        &[67, 70, 73, 76, 77],
-        &[70, 73, 76, 79, 80],
-        &[73, 76, 79, 82, 83],
-        &[76, 79, 82, 85, 86],
-        &[79, 82, 85, 88, 89],
-        &[0, 1, 4, 7, 10],
-        &[3, 4, 7, 10, 13],
-        &[6, 7, 10, 13, 16],
-        &[9, 10, 13, 16, 19],
-        &[12, 13, 16, 19, 22],
-        &[15, 16, 19, 22, 25],
-        &[18, 19, 22, 25, 28],
-        &[21, 22, 25, 28, 31],
-        &[24, 25, 28, 31, 34],
-        &[27, 28, 31, 34, 37],
-        &[30, 31, 34, 37, 40],
-        &[33, 34, 37, 40, 43],
-        &[36, 37, 40, 43, 46],
-        &[39, 40, 43, 46, 49],
-        &[42, 43, 46, 49, 52],
-        &[45, 46, 49, 52, 55],
-        &[48, 49, 52, 55, 58],
-        &[51, 52, 55, 58, 61],
-        &[54, 55, 58, 61, 64],
-        &[57, 58, 61, 64, 67],
-        &[60, 61, 64, 67, 70],
-        &[63, 64, 67, 70, 73],
-        &[66, 67, 70, 73, 76],
-        &[69, 70, 73, 76, 79],
-        &[72, 73, 76, 79, 82],
-        &[75, 76, 79, 82, 85],
-        &[1, 2, 5, 8, 11],
-        &[4, 5, 8, 11, 14],
-        &[7, 8, 11, 14, 17],
-        &[10, 11, 14, 17, 20],
-        &[13, 14, 17, 20, 23],
-        &[16, 17, 20, 23, 26],
-        &[19, 20, 23, 26, 29],
-        &[22, 23, 26, 29, 32],
-        &[25, 26, 29, 32, 35],
-        &[28, 29, 32, 35, 38],
-        &[31, 32, 35, 38, 41],
-        &[34, 35, 38, 41, 44],
-        &[37, 38, 41, 44, 47],
-        &[40, 41, 44, 47, 50],
-        &[43, 44, 47, 50, 53],
-        &[46, 47, 50, 53, 56],
-        &[49, 50, 53, 56, 59],
-        &[52, 53, 56, 59, 62],
-        &[55, 56, 59, 62, 65],
-        &[58, 59, 62, 65, 68],
-        &[61, 62, 65, 68, 71],
-        &[64, 65, 68, 71, 74],
-        &[67, 68, 71, 74, 77],
-        &[70, 71, 74, 77, 80],
-        &[73, 74, 77, 80, 83],
-        &[76, 77, 80, 83, 86],
-        &[79, 80, 83, 86, 89],
-        &[4, 7, 10, 12, 13],
-        &[7, 10, 13, 15, 16],
-        &[10, 13, 16, 18, 19],
-        &[13, 16, 19, 21, 22],
-        &[16, 19, 22, 24, 25],
-        &[19, 22, 25, 27, 28],
-        &[22, 25, 28, 30, 31],
-        &[25, 28, 31, 33, 34],
-        &[28, 31, 34, 36, 37],
-        &[31, 34, 37, 39, 40],
-        &[34, 37, 40, 42, 43],
-        &[37, 40, 43, 45, 46],
-        &[40, 43, 46, 48, 49],
-        &[43, 46, 49, 51, 52],
-        &[46, 49, 52, 54, 55],
-        &[49, 52, 55, 57, 58],
-        &[52, 55, 58, 60, 61],
-        &[55, 58, 61, 63, 64],
-        &[58, 61, 64, 66, 67],
-        &[61, 64, 67, 69, 70],
-        &[64, 67, 70, 72, 73],
-        &[67, 70, 73, 75, 76],
-        &[70, 73, 76, 78, 79],
-        &[73, 76, 79, 81, 82],
-        &[76, 79, 82, 84, 85],
-        &[79, 82, 85, 87, 88],
-        &[2, 5, 8, 10, 11],
-        &[5, 8, 11, 13, 14],
-        &[8, 11, 14, 16, 17],
-        &[11, 14, 17, 19, 20],
-        &[14, 17, 20, 22, 23],
-        &[17, 20, 23, 25, 26],
-        &[20, 23, 26, 28, 29],
-        &[23, 26, 29, 31, 32],
-        &[26, 29, 32, 34, 35],
-        &[29, 32, 35, 37, 38],
-        &[32, 35, 38, 40, 41],
-        &[35, 38, 41, 43, 44],
-        &[38, 41, 44, 46, 47],
-        &[41, 44, 47, 49, 50],
-        &[44, 47, 50, 52, 53],
-        &[47, 50, 53, 55, 56],
-        &[50, 53, 56, 58, 59],
-        &[53, 56, 59, 61, 62],
-        &[56, 59, 62, 64, 65],
-        &[59, 62, 65, 67, 68],
-        &[62, 65, 68, 70, 71],
-        &[65, 68, 71, 73, 74],
-        &[68, 71, 74, 76, 77],
-        &[71, 74, 77, 79, 80],
-        &[74, 77, 80, 82, 83],
-        &[77, 80, 83, 85, 86],
-        &[80, 83, 86, 88, 89],
-        &[0, 1, 3, 6, 9],
-        &[3, 4, 6, 9, 12],
-        &[6, 7, 9, 12, 15],
-        &[9, 10, 12, 15, 18],
-        &[12, 13, 15, 18, 21],
-        &[15, 16, 18, 21, 24],
-        &[18, 19, 21, 24, 27],
-        &[21, 22, 24, 27, 30],
-        &[24, 25, 27, 30, 33],
-        &[27, 28, 30, 33, 36],
-        &[30, 31, 33, 36, 39],
-        &[33, 34, 36, 39, 42],
-        &[36, 37, 39, 42, 45],
-        &[39, 40, 42, 45, 48],
-        &[42, 43, 45, 48, 51],
-        &[45, 46, 48, 51, 54],
-        &[48, 49, 51, 54, 57],
-        &[51, 52, 54, 57, 60],
-        &[54, 55, 57, 60, 63],
-        &[57, 58, 60, 63, 66],
-        &[60, 61, 63, 66, 69],
-        &[63, 64, 66, 69, 72],
-        &[66, 67, 69, 72, 75],
-        &[69, 70, 72, 75, 78],
-        &[72, 73, 75, 78, 81],
-        &[75, 76, 78, 81, 84],
-        &[78, 79, 81, 84, 87],
-        &[1, 2, 4, 7, 10],
-        &[4, 5, 7, 10, 13],
-        &[7, 8, 10, 13, 16],
-        &[10, 11, 13, 16, 19],
-        &[13, 14, 16, 19, 22],
-        &[16, 17, 19, 22, 25],
-        &[19, 20, 22, 25, 28],
-        &[22, 23, 25, 28, 31],
-        &[25, 26, 28, 31, 34],
-        &[28, 29, 31, 34, 37],
-        &[31, 32, 34, 37, 40],
-        &[34, 35, 37, 40, 43],
-        &[37, 38, 40, 43, 46],
-        &[40, 41, 43, 46, 49],
-        &[43, 44, 46, 49, 52],
-        &[46, 47, 49, 52, 55],
-        &[49, 50, 52, 55, 58],
-        &[52, 53, 55, 58, 61],
-        &[55, 56, 58, 61, 64],
-        &[58, 59, 61, 64, 67],
-        &[61, 62, 64, 67, 70],
-        &[64, 65, 67, 70, 73],
-        &[67, 68, 70, 73, 76],
-        &[70, 71, 73, 76, 79],
-        &[73, 74, 76, 79, 82],
-        &[76, 77, 79, 82, 85],
-        &[4, 7, 9, 10, 12],
-        &[7, 10, 12, 13, 15],
-        &[10, 13, 15, 16, 18],
-        &[13, 16, 18, 19, 21],
-        &[16, 19, 21, 22, 24],
-        &[19, 22, 24, 25, 27],
-        &[22, 25, 27, 28, 30],
-        &[25, 28, 30, 31, 33],
-        &[28, 31, 33, 34, 36],
-        &[31, 34, 36, 37, 39],
-        &[34, 37, 39, 40, 42],
-        &[37, 40, 42, 43, 45],
-        &[40, 43, 45, 46, 48],
-        &[43, 46, 48, 49, 51],
-        &[46, 49, 51, 52, 54],
-        &[49, 52, 54, 55, 57],
-        &[52, 55, 57, 58, 60],
-        &[55, 58, 60, 61, 63],
-        &[58, 61, 63, 64, 66],
-        &[61, 64, 66, 67, 69],
-        &[64, 67, 69, 70, 72],
-        &[67, 70, 72, 73, 75],
-        &[70, 73, 75, 76, 78],
-        &[73, 76, 78, 79, 81],
-        &[76, 79, 81, 82, 84],
-        &[79, 82, 84, 85, 87],
-        &[2, 5, 7, 8, 10],
-        &[5, 8, 10, 11, 13],
-        &[8, 11, 13, 14, 16],
-        &[11, 14, 16, 17, 19],
-        &[14, 17, 19, 20, 22],
-        &[17, 20, 22, 23, 25],
-        &[20, 23, 25, 26, 28],
-        &[23, 26, 28, 29, 31],
-        &[26, 29, 31, 32, 34],
-        &[29, 32, 34, 35, 37],
-        &[32, 35, 37, 38, 40],
-        &[35, 38, 40, 41, 43],
-        &[38, 41, 43, 44, 46],
-        &[41, 44, 46, 47, 49],
-        &[44, 47, 49, 50, 52],
-        &[47, 50, 52, 53, 55],
-        &[50, 53, 55, 56, 58],
-        &[53, 56, 58, 59, 61],
-        &[56, 59, 61, 62, 64],
-        &[59, 62, 64, 65, 67],
-        &[62, 65, 67, 68, 70],
-        &[65, 68, 70, 71, 73],
-        &[68, 71, 73, 74, 76],
-        &[71, 74, 76, 77, 79],
-        &[74, 77, 79, 80, 82],
-        &[77, 80, 82, 83, 85],
-        &[4, 6, 7, 9, 12],
-        &[7, 9, 10, 12, 15],
-        &[10, 12, 13, 15, 18],
-        &[13, 15, 16, 18, 21],
-        &[16, 18, 19, 21, 24],
-        &[19, 21, 22, 24, 27],
-        &[22, 24, 25, 27, 30],
-        &[25, 27, 28, 30, 33],
-        &[28, 30, 31, 33, 36],
-        &[31, 33, 34, 36, 39],
-        &[34, 36, 37, 39, 42],
-        &[37, 39, 40, 42, 45],
-        &[40, 42, 43, 45, 48],
-        &[43, 45, 46, 48, 51],
-        &[46, 48, 49, 51, 54],
-        &[49, 51, 52, 54, 57],
-        &[52, 54, 55, 57, 60],
-        &[55, 57, 58, 60, 63],
-        &[58, 60, 61, 63, 66],
-        &[61, 63, 64, 66, 69],
-        &[64, 66, 67, 69, 72],
-        &[67, 69, 70, 72, 75],
-        &[70, 72, 73, 75, 78],
-        &[73, 75, 76, 78, 81],
-        &[76, 78, 79, 81, 84],
-        &[79, 81, 82, 84, 87],
-        &[2, 4, 5, 7, 10],
-        &[5, 7, 8, 10, 13],
-        &[8, 10, 11, 13, 16],
-        &[11, 13, 14, 16, 19],
-        &[14, 16, 17, 19, 22],
-        &[17, 19, 20, 22, 25],
-        &[20, 22, 23, 25, 28],
-        &[23, 25, 26, 28, 31],
-        &[26, 28, 29, 31, 34],
-        &[29, 31, 32, 34, 37],
-        &[32, 34, 35, 37, 40],
-        &[35, 37, 38, 40, 43],
-        &[38, 40, 41, 43, 46],
-        &[41, 43, 44, 46, 49],
-        &[44, 46, 47, 49, 52],
-        &[47, 49, 50, 52, 55],
-        &[50, 52, 53, 55, 58],
-        &[53, 55, 56, 58, 61],
-        &[56, 58, 59, 61, 64],
-        &[59, 61, 62, 64, 67],
-        &[62, 64, 65, 67, 70],
-        &[65, 67, 68, 70, 73],
-        &[68, 70, 71, 73, 76],
-        &[71, 73, 74, 76, 79],
-        &[74, 76, 77, 79, 82],
-        &[77, 79, 80, 82, 85],
-        &[0, 3, 6, 7, 10],
-        &[3, 6, 9, 10, 13],
-        &[6, 9, 12, 13, 16],
-        &[9, 12, 15, 16, 19],
-        &[12, 15, 18, 19, 22],
-        &[15, 18, 21, 22, 25],
-        &[18, 21, 24, 25, 28],
-        &[21, 24, 27, 28, 31],
-        &[24, 27, 30, 31, 34],
-        &[27, 30, 33, 34, 37],
-        &[30, 33, 36, 37, 40],
-        &[33, 36, 39, 40, 43],
-        &[36, 39, 42, 43, 46],
-        &[39, 42, 45, 46, 49],
-        &[42, 45, 48, 49, 52],
-        &[45, 48, 51, 52, 55],
-        &[48, 51, 54, 55, 58],
-        &[51, 54, 57, 58, 61],
-        &[54, 57, 60, 61, 64],
-        &[57, 60, 63, 64, 67],
-        &[60, 63, 66, 67, 70],
-        &[63, 66, 69, 70, 73],
-        &[66, 69, 72, 73, 76],
-        &[69, 72, 75, 76, 79],
-        &[72, 75, 78, 79, 82],
-        &[75, 78, 81, 82, 85],
-        &[4, 7, 10, 11, 14],
-        &[7, 10, 13, 14, 17],
-        &[10, 13, 16, 17, 20],
-        &[13, 16, 19, 20, 23],
-        &[16, 19, 22, 23, 26],
-        &[19, 22, 25, 26, 29],
-        &[22, 25, 28, 29, 32],
-        &[25, 28, 31, 32, 35],
-        &[28, 31, 34, 35, 38],
-        &[31, 34, 37, 38, 41],
-        &[34, 37, 40, 41, 44],
-        &[37, 40, 43, 44, 47],
-        &[40, 43, 46, 47, 50],
-        &[43, 46, 49, 50, 53],
-        &[46, 49, 52, 53, 56],
-        &[49, 52, 55, 56, 59],
-        &[52, 55, 58, 59, 62],
-        &[55, 58, 61, 62, 65],
-        &[58, 61, 64, 65, 68],
-        &[61, 64, 67, 68, 71],
-        &[64, 67, 70, 71, 74],
-        &[67, 70, 73, 74, 77],
-        &[70, 73, 76, 77, 80],
-        &[73, 76, 79, 80, 83],
-        &[76, 79, 82, 83, 86],
-        &[79, 82, 85, 86, 89],
-        &[0, 3, 4, 7, 10],
-        &[3, 6, 7, 10, 13],
-        &[6, 9, 10, 13, 16],
-        &[9, 12, 13, 16, 19],
-        &[12, 15, 16, 19, 22],
-        &[15, 18, 19, 22, 25],
-        &[18, 21, 22, 25, 28],
-        &[21, 24, 25, 28, 31],
-        &[24, 27, 28, 31, 34],
-        &[27, 30, 31, 34, 37],
-        &[30, 33, 34, 37, 40],
-        &[33, 36, 37, 40, 43],
-        &[36, 39, 40, 43, 46],
-        &[39, 42, 43, 46, 49],
-        &[42, 45, 46, 49, 52],
-        &[45, 48, 49, 52, 55],
-        &[48, 51, 52, 55, 58],
-        &[51, 54, 55, 58, 61],
-        &[54, 57, 58, 61, 64],
-        &[57, 60, 61, 64, 67],
-        &[60, 63, 64, 67, 70],
-        &[63, 66, 67, 70, 73],
-        &[66, 69, 70, 73, 76],
-        &[69, 72, 73, 76, 79],
-        &[72, 75, 76, 79, 82],
-        &[75, 78, 79, 82, 85],
-        &[4, 7, 8, 11, 14],
-        &[7, 10, 11, 14, 17],
-        &[10, 13, 14, 17, 20],
-        &[13, 16, 17, 20, 23],
-        &[16, 19, 20, 23, 26],
-        &[19, 22, 23, 26, 29],
-        &[22, 25, 26, 29, 32],
-        &[25, 28, 29, 32, 35],
-        &[28, 31, 32, 35, 38],
-        &[31, 34, 35, 38, 41],
-        &[34, 37, 38, 41, 44],
-        &[37, 40, 41, 44, 47],
-        &[40, 43, 44, 47, 50],
-        &[43, 46, 47, 50, 53],
-        &[46, 49, 50, 53, 56],
-        &[49, 52, 53, 56, 59],
-        &[52, 55, 56, 59, 62],
-        &[55, 58, 59, 62, 65],
-        &[58, 61, 62, 65, 68],
-        &[61, 64, 65, 68, 71],
-        &[64, 67, 68, 71, 74],
-        &[67, 70, 71, 74, 77],
-        &[70, 73, 74, 77, 80],
-        &[73, 76, 77, 80, 83],
-        &[76, 79, 80, 83, 86],
-        &[79, 82, 83, 86, 89],
-        &[0, 1, 2, 4, 5],
-        &[15, 16, 17, 19, 20],
-        &[30, 31, 32, 34, 35],
-        &[45, 46, 47, 49, 50],
-        &[60, 61, 62, 64, 65],
-        &[75, 76, 77, 79, 80],
-        &[9, 10, 12, 13, 14],
-        &[24, 25, 27, 28, 29],
-        &[39, 40, 42, 43, 44],
-        &[54, 55, 57, 58, 59],
-        &[69, 70, 72, 73, 74],
-        &[84, 85, 87, 88, 89],
-        &[0, 1, 3, 4, 6],
-        &[3, 4, 6, 7, 9],
-        &[6, 7, 9, 10, 12],
-        &[9, 10, 12, 13, 15],
-        &[12, 13, 15, 16, 18],
-        &[15, 16, 18, 19, 21],
-        &[18, 19, 21, 22, 24],
-        &[21, 22, 24, 25, 27],
-        &[24, 25, 27, 28, 30],
-        &[27, 28, 30, 31, 33],
-        &[30, 31, 33, 34, 36],
-        &[33, 34, 36, 37, 39],
-        &[36, 37, 39, 40, 42],
-        &[39, 40, 42, 43, 45],
-        &[42, 43, 45, 46, 48],
-        &[45, 46, 48, 49, 51],
-        &[48, 49, 51, 52, 54],
-        &[51, 52, 54, 55, 57],
-        &[54, 55, 57, 58, 60],
-        &[57, 58, 60, 61, 63],
-        &[60, 61, 63, 64, 66],
-        &[63, 64, 66, 67, 69],
-        &[66, 67, 69, 70, 72],
-        &[69, 70, 72, 73, 75],
-        &[72, 73, 75, 76, 78],
-        &[75, 76, 78, 79, 81],
-        &[78, 79, 81, 82, 84],
-        &[81, 82, 84, 85, 87],
-        &[1, 2, 4, 5, 7],
-        &[4, 5, 7, 8, 10],
-        &[7, 8, 10, 11, 13],
-        &[10, 11, 13, 14, 16],
-        &[13, 14, 16, 17, 19],
-        &[16, 17, 19, 20, 22],
-        &[19, 20, 22, 23, 25],
-        &[22, 23, 25, 26, 28],
-        &[25, 26, 28, 29, 31],
-        &[28, 29, 31, 32, 34],
-        &[31, 32, 34, 35, 37],
-        &[34, 35, 37, 38, 40],
-        &[37, 38, 40, 41, 43],
-        &[40, 41, 43, 44, 46],
-        &[43, 44, 46, 47, 49],
-        &[46, 47, 49, 50, 52],
-        &[49, 50, 52, 53, 55],
-        &[52, 53, 55, 56, 58],
-        &[55, 56, 58, 59, 61],
-        &[58, 59, 61, 62, 64],
-        &[61, 62, 64, 65, 67],
-        &[64, 65, 67, 68, 70],
-        &[67, 68, 70, 71, 73],
-        &[70, 71, 73, 74, 76],
-        &[73, 74, 76, 77, 79],
-        &[76, 77, 79, 80, 82],
-        &[79, 80, 82, 83, 85],
-        &[4, 6, 7, 9, 10],
-        &[7, 9, 10, 12, 13],
-        &[10, 12, 13, 15, 16],
-        &[13, 15, 16, 18, 19],
-        &[16, 18, 19, 21, 22],
-        &[19, 21, 22, 24, 25],
-        &[22, 24, 25, 27, 28],
-        &[25, 27, 28, 30, 31],
-        &[28, 30, 31, 33, 34],
-        &[31, 33, 34, 36, 37],
-        &[34, 36, 37, 39, 40],
-        &[37, 39, 40, 42, 43],
-        &[40, 42, 43, 45, 46],
-        &[43, 45, 46, 48, 49],
-        &[46, 48, 49, 51, 52],
-        &[49, 51, 52, 54, 55],
-        &[52, 54, 55, 57, 58],
-        &[55, 57, 58, 60, 61],
-        &[58, 60, 61, 63, 64],
-        &[61, 63, 64, 66, 67],
-        &[64, 66, 67, 69, 70],
-        &[67, 69, 70, 72, 73],
-        &[70, 72, 73, 75, 76],
-        &[73, 75, 76, 78, 79],
-        &[76, 78, 79, 81, 82],
-        &[79, 81, 82, 84, 85],
-        &[82, 84, 85, 87, 88],
-        &[2, 4, 5, 7, 8],
-        &[5, 7, 8, 10, 11],
-        &[8, 10, 11, 13, 14],
-        &[11, 13, 14, 16, 17],
-        &[14, 16, 17, 19, 20],
-        &[17, 19, 20, 22, 23],
-        &[20, 22, 23, 25, 26],
-        &[23, 25, 26, 28, 29],
-        &[26, 28, 29, 31, 32],
-        &[29, 31, 32, 34, 35],
-        &[32, 34, 35, 37, 38],
-        &[35, 37, 38, 40, 41],
-        &[38, 40, 41, 43, 44],
-        &[41, 43, 44, 46, 47],
-        &[44, 46, 47, 49, 50],
-        &[47, 49, 50, 52, 53],
-        &[50, 52, 53, 55, 56],
-        &[53, 55, 56, 58, 59],
-        &[56, 58, 59, 61, 62],
-        &[59, 61, 62, 64, 65],
-        &[62, 64, 65, 67, 68],
-        &[65, 67, 68, 70, 71],
-        &[68, 70, 71, 73, 74],
-        &[71, 73, 74, 76, 77],
-        &[74, 76, 77, 79, 80],
-        &[77, 79, 80, 82, 83],
-        &[80, 82, 83, 85, 86],
-        &[83, 85, 86, 88, 89],
-        &[10, 11, 12, 13, 14],
-        &[25, 26, 27, 28, 29],
-        &[40, 41, 42, 43, 44],
-        &[55, 56, 57, 58, 59],
-        &[70, 71, 72, 73, 74],
-        &[85, 86, 87, 88, 89],
-        &[0, 1, 2, 3, 4],
-        &[15, 16, 17, 18, 19],
-        &[30, 31, 32, 33, 34],
-        &[45, 46, 47, 48, 49],
-        &[60, 61, 62, 63, 64],
-        &[75, 76, 77, 78, 79],
-        &[0, 1, 3, 4, 7],
-        &[3, 4, 6, 7, 10],
-        &[6, 7, 9, 10, 13],
-        &[9, 10, 12, 13, 16],
-        &[12, 13, 15, 16, 19],
-        &[15, 16, 18, 19, 22],
-        &[18, 19, 21, 22, 25],
-        &[21, 22, 24, 25, 28],
-        &[24, 25, 27, 28, 31],
-        &[27, 28, 30, 31, 34],
-        &[30, 31, 33, 34, 37],
-        &[33, 34, 36, 37, 40],
-        &[36, 37, 39, 40, 43],
-        &[39, 40, 42, 43, 46],
-        &[42, 43, 45, 46, 49],
-        &[45, 46, 48, 49, 52],
-        &[48, 49, 51, 52, 55],
-        &[51, 52, 54, 55, 58],
-        &[54, 55, 57, 58, 61],
-        &[57, 58, 60, 61, 64],
-        &[60, 61, 63, 64, 67],
-        &[63, 64, 66, 67, 70],
-        &[66, 67, 69, 70, 73],
-        &[69, 70, 72, 73, 76],
-        &[72, 73, 75, 76, 79],
-        &[75, 76, 78, 79, 82],
-        &[78, 79, 81, 82, 85],
-        &[1, 2, 4, 5, 8],
-        &[4, 5, 7, 8, 11],
-        &[7, 8, 10, 11, 14],
-        &[10, 11, 13, 14, 17],
-        &[13, 14, 16, 17, 20],
-        &[16, 17, 19, 20, 23],
-        &[19, 20, 22, 23, 26],
-        &[22, 23, 25, 26, 29],
-        &[25, 26, 28, 29, 32],
-        &[28, 29, 31, 32, 35],
-        &[31, 32, 34, 35, 38],
-        &[34, 35, 37, 38, 41],
-        &[37, 38, 40, 41, 44],
-        &[40, 41, 43, 44, 47],
-        &[43, 44, 46, 47, 50],
-        &[46, 47, 49, 50, 53],
-        &[49, 50, 52, 53, 56],
-        &[52, 53, 55, 56, 59],
-        &[55, 56, 58, 59, 62],
-        &[58, 59, 61, 62, 65],
-        &[61, 62, 64, 65, 68],
-        &[64, 65, 67, 68, 71],
-        &[67, 68, 70, 71, 74],
-        &[70, 71, 73, 74, 77],
-        &[73, 74, 76, 77, 80],
-        &[76, 77, 79, 80, 83],
-        &[79, 80, 82, 83, 86],
-        &[82, 83, 85, 86, 89],
-        &[0, 3, 4, 6, 7],
-        &[3, 6, 7, 9, 10],
-        &[6, 9, 10, 12, 13],
-        &[9, 12, 13, 15, 16],
-        &[12, 15, 16, 18, 19],
-        &[15, 18, 19, 21, 22],
-        &[18, 21, 22, 24, 25],
-        &[21, 24, 25, 27, 28],
-        &[24, 27, 28, 30, 31],
-        &[27, 30, 31, 33, 34],
-        &[30, 33, 34, 36, 37],
-        &[33, 36, 37, 39, 40],
-        &[36, 39, 40, 42, 43],
-        &[39, 42, 43, 45, 46],
-        &[42, 45, 46, 48, 49],
-        &[45, 48, 49, 51, 52],
-        &[48, 51, 52, 54, 55],
-        &[51, 54, 55, 57, 58],
-        &[54, 57, 58, 60, 61],
-        &[57, 60, 61, 63, 64],
-        &[60, 63, 64, 66, 67],
-        &[63, 66, 67, 69, 70],
-        &[66, 69, 70, 72, 73],
-        &[69, 72, 73, 75, 76],
-        &[72, 75, 76, 78, 79],
-        &[75, 78, 79, 81, 82],
-        &[78, 81, 82, 84, 85],
-        &[81, 84, 85, 87, 88],
-        &[4, 7, 8, 10, 11],
-        &[7, 10, 11, 13, 14],
-        &[10, 13, 14, 16, 17],
-        &[13, 16, 17, 19, 20],
-        &[16, 19, 20, 22, 23],
-        &[19, 22, 23, 25, 26],
-        &[22, 25, 26, 28, 29],
-        &[25, 28, 29, 31, 32],
-        &[28, 31, 32, 34, 35],
-        &[31, 34, 35, 37, 38],
-        &[34, 37, 38, 40, 41],
-        &[37, 40, 41, 43, 44],
-        &[40, 43, 44, 46, 47],
-        &[43, 46, 47, 49, 50],
-        &[46, 49, 50, 52, 53],
-        &[49, 52, 53, 55, 56],
-        &[52, 55, 56, 58, 59],
-        &[55, 58, 59, 61, 62],
-        &[58, 61, 62, 64, 65],
-        &[61, 64, 65, 67, 68],
-        &[64, 67, 68, 70, 71],
-        &[67, 70, 71, 73, 74],
-        &[70, 73, 74, 76, 77],
-        &[73, 76, 77, 79, 80],
-        &[76, 79, 80, 82, 83],
-        &[79, 82, 83, 85, 86],
-        &[82, 85, 86, 88, 89],
-        &[5, 6, 7, 8, 11],
-        &[20, 21, 22, 23, 26],
-        &[35, 36, 37, 38, 41],
-        &[50, 51, 52, 53, 56],
-        &[65, 66, 67, 68, 71],
-        &[80, 81, 82, 83, 86],
-        &[3, 6, 7, 8, 9],
-        &[18, 21, 22, 23, 24],
-        &[33, 36, 37, 38, 39],
-        &[48, 51, 52, 53, 54],
-        &[63, 66, 67, 68, 69],
-        &[78, 81, 82, 83, 84],
-        &[0, 1, 2, 4, 7],
-        &[15, 16, 17, 19, 22],
-        &[30, 31, 32, 34, 37],
-        &[45, 46, 47, 49, 52],
-        &[60, 61, 62, 64, 67],
-        &[75, 76, 77, 79, 82],
-        &[7, 10, 12, 13, 14],
-        &[22, 25, 27, 28, 29],
-        &[37, 40, 42, 43, 44],
-        &[52, 55, 57, 58, 59],
-        &[67, 70, 72, 73, 74],
-        &[82, 85, 87, 88, 89],
-        &[0, 1, 3, 6, 7],
-        &[3, 4, 6, 9, 10],
-        &[6, 7, 9, 12, 13],
-        &[9, 10, 12, 15, 16],
-        &[12, 13, 15, 18, 19],
-        &[15, 16, 18, 21, 22],
-        &[18, 19, 21, 24, 25],
-        &[21, 22, 24, 27, 28],
-        &[24, 25, 27, 30, 31],
-        &[27, 28, 30, 33, 34],
-        &[30, 31, 33, 36, 37],
-        &[33, 34, 36, 39, 40],
-        &[36, 37, 39, 42, 43],
-        &[39, 40, 42, 45, 46],
-        &[42, 43, 45, 48, 49],
-        &[45, 46, 48, 51, 52],
-        &[48, 49, 51, 54, 55],
-        &[51, 52, 54, 57, 58],
-        &[54, 55, 57, 60, 61],
-        &[57, 58, 60, 63, 64],
-        &[60, 61, 63, 66, 67],
-        &[63, 64, 66, 69, 70],
-        &[66, 67, 69, 72, 73],
-        &[69, 70, 72, 75, 76],
-        &[72, 73, 75, 78, 79],
-        &[75, 76, 78, 81, 82],
-        &[78, 79, 81, 84, 85],
-        &[81, 82, 84, 87, 88],
-        &[1, 2, 5, 7, 8],
-        &[4, 5, 8, 10, 11],
-        &[7, 8, 11, 13, 14],
-        &[10, 11, 14, 16, 17],
-        &[13, 14, 17, 19, 20],
-        &[16, 17, 20, 22, 23],
-        &[19, 20, 23, 25, 26],
-        &[22, 23, 26, 28, 29],
-        &[25, 26, 29, 31, 32],
-        &[28, 29, 32, 34, 35],
-        &[31, 32, 35, 37, 38],
-        &[34, 35, 38, 40, 41],
-        &[37, 38, 41, 43, 44],
-        &[40, 41, 44, 46, 47],
-        &[43, 44, 47, 49, 50],
-        &[46, 47, 50, 52, 53],
-        &[49, 50, 53, 55, 56],
-        &[52, 53, 56, 58, 59],
-        &[55, 56, 59, 61, 62],
-        &[58, 59, 62, 64, 65],
-        &[61, 62, 65, 67, 68],
-        &[64, 65, 68, 70, 71],
-        &[67, 68, 71, 73, 74],
-        &[70, 71, 74, 76, 77],
-        &[73, 74, 77, 79, 80],
-        &[76, 77, 80, 82, 83],
-        &[79, 80, 83, 85, 86],
-        &[82, 83, 86, 88, 89],
-        &[9, 11, 12, 13, 14],
-        &[24, 26, 27, 28, 29],
-        &[39, 41, 42, 43, 44],
-        &[54, 56, 57, 58, 59],
-        &[69, 71, 72, 73, 74],
-        &[84, 86, 87, 88, 89],
-        &[0, 1, 2, 3, 5],
-        &[15, 16, 17, 18, 20],
-        &[30, 31, 32, 33, 35],
-        &[45, 46, 47, 48, 50],
-        &[60, 61, 62, 63, 65],
-        &[75, 76, 77, 78, 80],
-        &[0, 1, 2, 3, 6],
-        &[15, 16, 17, 18, 21],
-        &[30, 31, 32, 33, 36],
-        &[45, 46, 47, 48, 51],
-        &[60, 61, 62, 63, 66],
-        &[75, 76, 77, 78, 81],
-        &[8, 11, 12, 13, 14],
-        &[23, 26, 27, 28, 29],
-        &[38, 41, 42, 43, 44],
-        &[53, 56, 57, 58, 59],
-        &[68, 71, 72, 73, 74],
-        &[83, 86, 87, 88, 89],
-        &[6, 9, 12, 13, 14],
-        &[21, 24, 27, 28, 29],
-        &[36, 39, 42, 43, 44],
-        &[51, 54, 57, 58, 59],
-        &[66, 69, 72, 73, 74],
-        &[81, 84, 87, 88, 89],
-        &[0, 1, 2, 5, 8],
-        &[15, 16, 17, 20, 23],
-        &[30, 31, 32, 35, 38],
-        &[45, 46, 47, 50, 53],
-        &[60, 61, 62, 65, 68],
-        &[75, 76, 77, 80, 83],
-        &[12, 15, 16, 19, 20],
-        &[27, 30, 31, 34, 35],
-        &[42, 45, 46, 49, 50],
-        &[57, 60, 61, 64, 65],
-        &[72, 75, 76, 79, 80],
-        &[9, 10, 13, 14, 17],
-        &[24, 25, 28, 29, 32],
-        &[39, 40, 43, 44, 47],
-        &[54, 55, 58, 59, 62],
-        &[69, 70, 73, 74, 77],
-        &[14, 16, 17, 18, 19],
-        &[29, 31, 32, 33, 34],
-        &[44, 46, 47, 48, 49],
-        &[59, 61, 62, 63, 64],
-        &[74, 76, 77, 78, 79],
-        &[10, 11, 12, 13, 15],
-        &[25, 26, 27, 28, 30],
-        &[40, 41, 42, 43, 45],
-        &[55, 56, 57, 58, 60],
-        &[70, 71, 72, 73, 75],
-        &[4, 6, 7, 8, 10],
-        &[19, 21, 22, 23, 25],
-        &[34, 36, 37, 38, 40],
-        &[49, 51, 52, 53, 55],
-        &[64, 66, 67, 68, 70],
-        &[79, 81, 82, 83, 85],
-        &[4, 7, 9, 10, 13],
-        &[7, 10, 12, 13, 16],
-        &[10, 13, 15, 16, 19],
-        &[13, 16, 18, 19, 22],
-        &[16, 19, 21, 22, 25],
-        &[19, 22, 24, 25, 28],
-        &[22, 25, 27, 28, 31],
-        &[25, 28, 30, 31, 34],
-        &[28, 31, 33, 34, 37],
-        &[31, 34, 36, 37, 40],
-        &[34, 37, 39, 40, 43],
-        &[37, 40, 42, 43, 46],
-        &[40, 43, 45, 46, 49],
-        &[43, 46, 48, 49, 52],
-        &[46, 49, 51, 52, 55],
-        &[49, 52, 54, 55, 58],
-        &[52, 55, 57, 58, 61],
-        &[55, 58, 60, 61, 64],
-        &[58, 61, 63, 64, 67],
-        &[61, 64, 66, 67, 70],
-        &[64, 67, 69, 70, 73],
-        &[67, 70, 72, 73, 76],
-        &[70, 73, 75, 76, 79],
-        &[73, 76, 78, 79, 82],
-        &[76, 79, 81, 82, 85],
-        &[2, 5, 7, 8, 11],
-        &[5, 8, 10, 11, 14],
-        &[8, 11, 13, 14, 17],
-        &[11, 14, 16, 17, 20],
-        &[14, 17, 19, 20, 23],
-        &[17, 20, 22, 23, 26],
-        &[20, 23, 25, 26, 29],
-        &[23, 26, 28, 29, 32],
-        &[26, 29, 31, 32, 35],
-        &[29, 32, 34, 35, 38],
-        &[32, 35, 37, 38, 41],
-        &[35, 38, 40, 41, 44],
-        &[38, 41, 43, 44, 47],
-        &[41, 44, 46, 47, 50],
-        &[44, 47, 49, 50, 53],
-        &[47, 50, 52, 53, 56],
-        &[50, 53, 55, 56, 59],
-        &[53, 56, 58, 59, 62],
-        &[56, 59, 61, 62, 65],
-        &[59, 62, 64, 65, 68],
-        &[62, 65, 67, 68, 71],
-        &[65, 68, 70, 71, 74],
-        &[68, 71, 73, 74, 77],
-        &[71, 74, 76, 77, 80],
-        &[74, 77, 79, 80, 83],
-        &[77, 80, 82, 83, 86],
-        &[80, 83, 85, 86, 89],
-        &[0, 3, 4, 6, 9],
-        &[3, 6, 7, 9, 12],
-        &[6, 9, 10, 12, 15],
-        &[9, 12, 13, 15, 18],
-        &[12, 15, 16, 18, 21],
-        &[15, 18, 19, 21, 24],
-        &[18, 21, 22, 24, 27],
-        &[21, 24, 25, 27, 30],
-        &[24, 27, 28, 30, 33],
-        &[27, 30, 31, 33, 36],
-        &[30, 33, 34, 36, 39],
-        &[33, 36, 37, 39, 42],
-        &[36, 39, 40, 42, 45],
-        &[39, 42, 43, 45, 48],
-        &[42, 45, 46, 48, 51],
-        &[45, 48, 49, 51, 54],
-        &[48, 51, 52, 54, 57],
-        &[51, 54, 55, 57, 60],
-        &[54, 57, 58, 60, 63],
-        &[57, 60, 61, 63, 66],
-        &[60, 63, 64, 66, 69],
-        &[63, 66, 67, 69, 72],
-        &[66, 69, 70, 72, 75],
-        &[69, 72, 73, 75, 78],
-        &[72, 75, 76, 78, 81],
-        &[75, 78, 79, 81, 84],
-        &[78, 81, 82, 84, 87],
-        &[4, 7, 8, 10, 13],
-        &[7, 10, 11, 13, 16],
-        &[10, 13, 14, 16, 19],
-        &[13, 16, 17, 19, 22],
-        &[16, 19, 20, 22, 25],
-        &[19, 22, 23, 25, 28],
-        &[22, 25, 26, 28, 31],
-        &[25, 28, 29, 31, 34],
-        &[28, 31, 32, 34, 37],
-        &[31, 34, 35, 37, 40],
-        &[34, 37, 38, 40, 43],
-        &[37, 40, 41, 43, 46],
-        &[40, 43, 44, 46, 49],
-        &[43, 46, 47, 49, 52],
-        &[46, 49, 50, 52, 55],
-        &[49, 52, 53, 55, 58],
-        &[52, 55, 56, 58, 61],
-        &[55, 58, 59, 61, 64],
-        &[58, 61, 62, 64, 67],
-        &[61, 64, 65, 67, 70],
-        &[64, 67, 68, 70, 73],
-        &[67, 70, 71, 73, 76],
-        &[70, 73, 74, 76, 79],
-        &[73, 76, 77, 79, 82],
-        &[76, 79, 80, 82, 85],
-        &[0, 3, 6, 7, 9],
-        &[3, 6, 9, 10, 12],
-        &[6, 9, 12, 13, 15],
-        &[9, 12, 15, 16, 18],
-        &[12, 15, 18, 19, 21],
-        &[15, 18, 21, 22, 24],
-        &[18, 21, 24, 25, 27],
-        &[21, 24, 27, 28, 30],
-        &[24, 27, 30, 31, 33],
-        &[27, 30, 33, 34, 36],
-        &[30, 33, 36, 37, 39],
-        &[33, 36, 39, 40, 42],
-        &[36, 39, 42, 43, 45],
-        &[39, 42, 45, 46, 48],
-        &[42, 45, 48, 49, 51],
-        &[45, 48, 51, 52, 54],
-        &[48, 51, 54, 55, 57],
-        &[51, 54, 57, 58, 60],
-        &[54, 57, 60, 61, 63],
-        &[57, 60, 63, 64, 66],
-        &[60, 63, 66, 67, 69],
-        &[63, 66, 69, 70, 72],
-        &[66, 69, 72, 73, 75],
-        &[69, 72, 75, 76, 78],
-        &[72, 75, 78, 79, 81],
-        &[75, 78, 81, 82, 84],
-        &[78, 81, 84, 85, 87],
-        &[4, 7, 10, 11, 13],
-        &[7, 10, 13, 14, 16],
-        &[10, 13, 16, 17, 19],
-        &[13, 16, 19, 20, 22],
-        &[16, 19, 22, 23, 25],
-        &[19, 22, 25, 26, 28],
-        &[22, 25, 28, 29, 31],
-        &[25, 28, 31, 32, 34],
-        &[28, 31, 34, 35, 37],
-        &[31, 34, 37, 38, 40],
-        &[34, 37, 40, 41, 43],
-        &[37, 40, 43, 44, 46],
-        &[40, 43, 46, 47, 49],
-        &[43, 46, 49, 50, 52],
-        &[46, 49, 52, 53, 55],
-        &[49, 52, 55, 56, 58],
-        &[52, 55, 58, 59, 61],
-        &[55, 58, 61, 62, 64],
-        &[58, 61, 64, 65, 67],
-        &[61, 64, 67, 68, 70],
-        &[64, 67, 70, 71, 73],
-        &[67, 70, 73, 74, 76],
-        &[70, 73, 76, 77, 79],
-        &[73, 76, 79, 80, 82],
-        &[76, 79, 82, 83, 85],
-        &[4, 6, 7, 10, 13],
-        &[7, 9, 10, 13, 16],
-        &[10, 12, 13, 16, 19],
-        &[13, 15, 16, 19, 22],
-        &[16, 18, 19, 22, 25],
-        &[19, 21, 22, 25, 28],
-        &[22, 24, 25, 28, 31],
-        &[25, 27, 28, 31, 34],
-        &[28, 30, 31, 34, 37],
-        &[31, 33, 34, 37, 40],
-        &[34, 36, 37, 40, 43],
-        &[37, 39, 40, 43, 46],
-        &[40, 42, 43, 46, 49],
-        &[43, 45, 46, 49, 52],
-        &[46, 48, 49, 52, 55],
-        &[49, 51, 52, 55, 58],
-        &[52, 54, 55, 58, 61],
-        &[55, 57, 58, 61, 64],
-        &[58, 60, 61, 64, 67],
-        &[61, 63, 64, 67, 70],
-        &[64, 66, 67, 70, 73],
-        &[67, 69, 70, 73, 76],
-        &[70, 72, 73, 76, 79],
-        &[73, 75, 76, 79, 82],
-        &[76, 78, 79, 82, 85],
-        &[2, 4, 5, 8, 11],
-        &[5, 7, 8, 11, 14],
-        &[8, 10, 11, 14, 17],
-        &[11, 13, 14, 17, 20],
-        &[14, 16, 17, 20, 23],
-        &[17, 19, 20, 23, 26],
-        &[20, 22, 23, 26, 29],
-        &[23, 25, 26, 29, 32],
-        &[26, 28, 29, 32, 35],
-        &[29, 31, 32, 35, 38],
-        &[32, 34, 35, 38, 41],
-        &[35, 37, 38, 41, 44],
-        &[38, 40, 41, 44, 47],
-        &[41, 43, 44, 47, 50],
-        &[44, 46, 47, 50, 53],
-        &[47, 49, 50, 53, 56],
-        &[50, 52, 53, 56, 59],
-        &[53, 55, 56, 59, 62],
-        &[56, 58, 59, 62, 65],
-        &[59, 61, 62, 65, 68],
-        &[62, 64, 65, 68, 71],
-        &[65, 67, 68, 71, 74],
-        &[68, 70, 71, 74, 77],
-        &[71, 73, 74, 77, 80],
-        &[74, 76, 77, 80, 83],
-        &[77, 79, 80, 83, 86],
-        &[80, 82, 83, 86, 89],
-        &[3, 6, 7, 8, 11],
-        &[18, 21, 22, 23, 26],
-        &[33, 36, 37, 38, 41],
-        &[48, 51, 52, 53, 56],
-        &[63, 66, 67, 68, 71],
-        &[78, 81, 82, 83, 86],
-        &[4, 5, 7, 9, 10],
-        &[19, 20, 22, 24, 25],
-        &[34, 35, 37, 39, 40],
-        &[49, 50, 52, 54, 55],
-        &[64, 65, 67, 69, 70],
-        &[79, 80, 82, 84, 85],
-        &[5, 6, 7, 8, 9],
-        &[20, 21, 22, 23, 24],
-        &[35, 36, 37, 38, 39],
-        &[50, 51, 52, 53, 54],
-        &[65, 66, 67, 68, 69],
-        &[80, 81, 82, 83, 84],
-        &[3, 4, 7, 10, 11],
-        &[18, 19, 22, 25, 26],
-        &[33, 34, 37, 40, 41],
-        &[48, 49, 52, 55, 56],
-        &[63, 64, 67, 70, 71],
-        &[78, 79, 82, 85, 86],
-    ];
     ::runtime::PuzzleInfo {
         name: "one_sided_30x3".to_string(),
         engine: "generated FILA solver".to_string(),
@@ -12151,7 +2253,7 @@ pub fn info() -> ::runtime::PuzzleInfo {
         grid: GRID.to_vec(),
         piece_names: PIECE_NAMES.iter().map(|n| n.to_string()).collect(),
         shape_pieces: SHAPE_PIECES.iter().map(|p| p.to_vec()).collect(),
-        images: ::runtime::info::images(IMAGE_SHAPES, IMAGE_CELLS),
+        images: ::runtime::info::images_from(IMAGE_SHAPES, IMAGE_STARTS, IMAGE_CELLS),
         unfiltered: ::runtime::FirstInfo {
             what: "piece W".to_string(),
             filter: "off".to_string(),
@@ -12168,47 +2270,11 @@ pub fn info() -> ::runtime::PuzzleInfo {
         },
         rotations: ::runtime::SymmetryInfo {
             name: "rotations".to_string(),
-            group: ::runtime::info::elements(
-                &[
-                    &[
-                        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-                        19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-                        35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
-                        51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66,
-                        67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82,
-                        83, 84, 85, 86, 87, 88, 89,
-                    ],
-                    &[
-                        87, 88, 89, 84, 85, 86, 81, 82, 83, 78, 79, 80, 75, 76, 77, 72,
-                        73, 74, 69, 70, 71, 66, 67, 68, 63, 64, 65, 60, 61, 62, 57, 58,
-                        59, 54, 55, 56, 51, 52, 53, 48, 49, 50, 45, 46, 47, 42, 43, 44,
-                        39, 40, 41, 36, 37, 38, 33, 34, 35, 30, 31, 32, 27, 28, 29, 24,
-                        25, 26, 21, 22, 23, 18, 19, 20, 15, 16, 17, 12, 13, 14, 9, 10,
-                        11, 6, 7, 8, 3, 4, 5, 0, 1, 2,
-                    ],
-                    &[
-                        2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 17, 16, 15, 20,
-                        19, 18, 23, 22, 21, 26, 25, 24, 29, 28, 27, 32, 31, 30, 35, 34,
-                        33, 38, 37, 36, 41, 40, 39, 44, 43, 42, 47, 46, 45, 50, 49, 48,
-                        53, 52, 51, 56, 55, 54, 59, 58, 57, 62, 61, 60, 65, 64, 63, 68,
-                        67, 66, 71, 70, 69, 74, 73, 72, 77, 76, 75, 80, 79, 78, 83, 82,
-                        81, 86, 85, 84, 89, 88, 87,
-                    ],
-                    &[
-                        89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74,
-                        73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58,
-                        57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
-                        41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26,
-                        25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
-                        9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-                    ],
-                ],
-                &[
-                    &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-                    &[1, 0, 2, 4, 3, 6, 5, 8, 7, 9, 10, 11, 12, 13, 15, 14, 17, 16],
-                    &[1, 0, 2, 4, 3, 6, 5, 8, 7, 9, 10, 11, 12, 13, 15, 14, 17, 16],
-                    &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-                ],
+            group: ::runtime::info::elements_from(
+                90usize,
+                ROTATIONS_CELL_MAPS,
+                18usize,
+                ROTATIONS_SHAPE_MAPS,
             ),
             filtered: ::runtime::FirstInfo {
                 what: "piece X".to_string(),
@@ -12220,47 +2286,11 @@ pub fn info() -> ::runtime::PuzzleInfo {
         },
         mirror: Ok(::runtime::SymmetryInfo {
             name: "rotations+reflections".to_string(),
-            group: ::runtime::info::elements(
-                &[
-                    &[
-                        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-                        19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-                        35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
-                        51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66,
-                        67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82,
-                        83, 84, 85, 86, 87, 88, 89,
-                    ],
-                    &[
-                        87, 88, 89, 84, 85, 86, 81, 82, 83, 78, 79, 80, 75, 76, 77, 72,
-                        73, 74, 69, 70, 71, 66, 67, 68, 63, 64, 65, 60, 61, 62, 57, 58,
-                        59, 54, 55, 56, 51, 52, 53, 48, 49, 50, 45, 46, 47, 42, 43, 44,
-                        39, 40, 41, 36, 37, 38, 33, 34, 35, 30, 31, 32, 27, 28, 29, 24,
-                        25, 26, 21, 22, 23, 18, 19, 20, 15, 16, 17, 12, 13, 14, 9, 10,
-                        11, 6, 7, 8, 3, 4, 5, 0, 1, 2,
-                    ],
-                    &[
-                        2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 17, 16, 15, 20,
-                        19, 18, 23, 22, 21, 26, 25, 24, 29, 28, 27, 32, 31, 30, 35, 34,
-                        33, 38, 37, 36, 41, 40, 39, 44, 43, 42, 47, 46, 45, 50, 49, 48,
-                        53, 52, 51, 56, 55, 54, 59, 58, 57, 62, 61, 60, 65, 64, 63, 68,
-                        67, 66, 71, 70, 69, 74, 73, 72, 77, 76, 75, 80, 79, 78, 83, 82,
-                        81, 86, 85, 84, 89, 88, 87,
-                    ],
-                    &[
-                        89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74,
-                        73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58,
-                        57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
-                        41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26,
-                        25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
-                        9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-                    ],
-                ],
-                &[
-                    &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-                    &[1, 0, 2, 4, 3, 6, 5, 8, 7, 9, 10, 11, 12, 13, 15, 14, 17, 16],
-                    &[1, 0, 2, 4, 3, 6, 5, 8, 7, 9, 10, 11, 12, 13, 15, 14, 17, 16],
-                    &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-                ],
+            group: ::runtime::info::elements_from(
+                90usize,
+                MIRROR_CELL_MAPS,
+                18usize,
+                MIRROR_SHAPE_MAPS,
             ),
             filtered: ::runtime::FirstInfo {
                 what: "piece X".to_string(),
@@ -12281,3 +2311,50 @@ pub fn info() -> ::runtime::PuzzleInfo {
         }),
     }
 }
+/// The shape of each image. Stored in `one_sided_30x3/image_shapes.bin`: 1160 little-endian u16s.
+static IMAGE_SHAPES: &[u16] = {
+    static BYTES: ::runtime::fila::data::Bytes<2320> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/image_shapes.bin"),
+    );
+    BYTES.slice()
+};
+/// Image k's cells are `IMAGE_CELLS[IMAGE_STARTS[k]..IMAGE_STARTS[k + 1]]`. Stored in `one_sided_30x3/image_starts.bin`: 1161 little-endian u32s.
+static IMAGE_STARTS: &[u32] = {
+    static BYTES: ::runtime::fila::data::Bytes<4644> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/image_starts.bin"),
+    );
+    BYTES.slice()
+};
+/// The cells of each image, one image after another. Stored in `one_sided_30x3/image_cells.bin`: 5800 little-endian u16s.
+static IMAGE_CELLS: &[u16] = {
+    static BYTES: ::runtime::fila::data::Bytes<11600> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/image_cells.bin"),
+    );
+    BYTES.slice()
+};
+/// Each symmetry's map of the cells, one after another. Stored in `one_sided_30x3/rotations_cell_maps.bin`: 360 little-endian u16s.
+static ROTATIONS_CELL_MAPS: &[u16] = {
+    static BYTES: ::runtime::fila::data::Bytes<720> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/rotations_cell_maps.bin"),
+    );
+    BYTES.slice()
+};
+/// Each symmetry's map of the shapes, one after another.
+static ROTATIONS_SHAPE_MAPS: &[u16] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 1, 0, 2, 4, 3, 6, 5, 8,
+    7, 9, 10, 11, 12, 13, 15, 14, 17, 16, 1, 0, 2, 4, 3, 6, 5, 8, 7, 9, 10, 11, 12, 13,
+    15, 14, 17, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+];
+/// Each symmetry's map of the cells, one after another. Stored in `one_sided_30x3/mirror_cell_maps.bin`: 360 little-endian u16s.
+static MIRROR_CELL_MAPS: &[u16] = {
+    static BYTES: ::runtime::fila::data::Bytes<720> = ::runtime::fila::data::Bytes(
+        *include_bytes!("one_sided_30x3/mirror_cell_maps.bin"),
+    );
+    BYTES.slice()
+};
+/// Each symmetry's map of the shapes, one after another.
+static MIRROR_SHAPE_MAPS: &[u16] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 1, 0, 2, 4, 3, 6, 5, 8,
+    7, 9, 10, 11, 12, 13, 15, 14, 17, 16, 1, 0, 2, 4, 3, 6, 5, 8, 7, 9, 10, 11, 12, 13,
+    15, 14, 17, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+];

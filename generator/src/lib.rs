@@ -151,9 +151,64 @@ impl Default for Config {
     }
 }
 
+/// A generated solver: the file `generated/NAME.rs`, and the tables it includes as bytes
+/// from `generated/NAME/` (see [`emit::DataFile`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The whole Rust file, stamp included.
+    pub code: String,
+    /// The files of bytes, with paths relative to the Rust file's directory.
+    pub data: Vec<emit::DataFile>,
+}
+
+impl Generated {
+    /// Writes the Rust file as `dir/NAME.rs` and its tables beside it, removing tables of
+    /// an earlier generation that are no longer written.
+    pub fn write(&self, dir: &std::path::Path, name: &str) -> std::io::Result<()> {
+        let tables = dir.join(name);
+        if tables.is_dir() {
+            std::fs::remove_dir_all(&tables)?;
+        }
+        for file in &self.data {
+            let path = dir.join(&file.path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(path, &file.bytes)?;
+        }
+        std::fs::write(dir.join(format!("{name}.rs")), &self.code)
+    }
+}
+
+impl Generated {
+    /// Moves the tables to the directory `dir` (relative to the Rust file), for a crate
+    /// that holds several solvers generated from files of one name.
+    pub fn relocate(&mut self, dir: &str) {
+        for file in &mut self.data {
+            let Some((old, rest)) = file.path.split_once('/') else {
+                continue;
+            };
+            self.code = self.code.replace(
+                &format!("include_bytes!(\"{old}/"),
+                &format!("include_bytes!(\"{dir}/"),
+            );
+            file.path = format!("{dir}/{rest}");
+        }
+    }
+}
+
+/// The name of a generated solver: the stem of its puzzle file.
+pub fn solver_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("puzzle")
+        .to_string()
+}
+
 /// Generates the solver for the one puzzle in `text`, read from `path` (as the user
-/// names it, for diagnostics and the stamp). Returns the whole file, stamp included.
-pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<Diagnostic>> {
+/// names it, for diagnostics and the stamp; its stem names the solver).
+pub fn generate(path: &str, text: &str, config: &Config) -> Result<Generated, Vec<Diagnostic>> {
     let mut puzzles = load(path, text)?;
     let count = puzzles.len();
     let [puzzle] = &mut puzzles[..] else {
@@ -185,10 +240,7 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
     )
     .map_err(|e| at_d(e.0))?;
     info.order = Some(runtime::Order {
-        f_from: ir
-            .e_stage
-            .as_ref()
-            .map_or(puzzle.mobile_pieces(), |e| e.f_from),
+        f_from: ir.f_from,
         e_stage: ir.e_stage.is_some(),
     });
     let description = format!(
@@ -199,10 +251,14 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
         puzzle.images.len(),
         info.rotations.filtered.what,
     );
-    let mut out = stamp::header(path, text, VERSION, &config.options());
-    out.push('\n');
-    out.push_str(&emit::emit(&ir, &info, &description));
-    Ok(out)
+    let emitted = emit::emit(&ir, &info, &solver_name(path), &description);
+    let mut code = stamp::header(path, text, VERSION, &config.options());
+    code.push('\n');
+    code.push_str(&emitted.code);
+    Ok(Generated {
+        code,
+        data: emitted.data,
+    })
 }
 
 /// The line of the first `D` directive, where puzzle-wide problems are reported.
@@ -215,9 +271,9 @@ fn puzzle_line(text: &str) -> usize {
 /// Like [`generate`], but a definition with errors still yields a Rust file: one
 /// `compile_error!` per diagnostic, so that building it fails with messages naming
 /// `file:line:col`. Used where code is expected whatever the input.
-pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
+pub fn generate_or_error(path: &str, text: &str, config: &Config) -> Generated {
     match generate(path, text, config) {
-        Ok(code) => code,
+        Ok(generated) => generated,
         Err(diagnostics) => {
             let errors = diagnostics.iter().map(|d| {
                 let message = d.to_string();
@@ -231,10 +287,13 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
                 pub fn main() {}
             })
             .expect("valid tokens");
-            let mut out = stamp::header(path, text, VERSION, &config.options());
-            out.push('\n');
-            out.push_str(&prettyplease::unparse(&file));
-            out
+            let mut code = stamp::header(path, text, VERSION, &config.options());
+            code.push('\n');
+            code.push_str(&prettyplease::unparse(&file));
+            Generated {
+                code,
+                data: Vec::new(),
+            }
         }
     }
 }
@@ -304,7 +363,7 @@ mod tests {
             word_bits: Some(128),
             ..Config::default()
         };
-        let code = generate("p.txt", &text, &auto).unwrap();
-        assert!(!code.contains("mod tail"));
+        let generated = generate("p.txt", &text, &auto).unwrap();
+        assert!(!generated.code.contains("mod tail"));
     }
 }

@@ -12,6 +12,7 @@
 
 use crate::geometry::Coord;
 use crate::model::Puzzle;
+pub use runtime::fila::Isolation;
 
 /// A set of cells: the generator's masks, for boxes of up to 512 open cells.
 pub type Mask = runtime::word::Wide<8>;
@@ -73,45 +74,76 @@ pub struct CellPlan {
     pub sets: Vec<Vec<ShapeList>>,
 }
 
-/// The IR of one generated solver.
+/// The IR of one generated solver: every decision about the code is made here, and the
+/// emitter only spells it.
 #[derive(Clone, Debug)]
 pub struct Ir {
     pub word: Word,
     pub cells: usize,
+    /// Pieces to place in every solution.
+    pub pieces: usize,
     /// Copies of each shape.
     pub shape_counts: Vec<usize>,
     /// The occupancy mask of every image.
     pub masks: Vec<Mask>,
     /// The shape of every image.
     pub image_shapes: Vec<usize>,
-    /// The size of the smallest piece.
-    pub min_piece_size: usize,
-    pub plans: Vec<CellPlan>,
+    /// How the F stage finds the image list set of the first open cell.
+    pub f_stage: FStage,
     /// The neighbour relations as shifts of the occupancy word, when every one is (no
     /// stationary cell breaks the numbering): for each direction, the distance and the
     /// cells that have a neighbour there. Bit-parallel neighbour tests use them.
     pub shifts: Option<Vec<Shift>>,
-    /// Whether an open cell with no open neighbour ends the branch (no shape is a single
-    /// cell). Tested after each placement, with `shifts`.
-    pub isolation_check: bool,
-    /// The E stage, when the puzzle uses it: while more than `f_from` pieces are left the
-    /// target is chosen by the E heuristic, then by F.
+    /// The test for open regions too small for any piece, run on every image that fits.
+    pub isolation: Isolation,
+    /// The default switch from E to F: the F heuristic when this many pieces or fewer
+    /// are left (all of them when the solver has no E stage).
+    pub f_from: usize,
+    /// The E stage, when the solver has one: while more than `--f-from` pieces are left
+    /// the target is chosen by the E heuristic, then by F.
     pub e_stage: Option<EStage>,
-    /// Each cell's neighbours, as a mask (for the volume backtrack's flood fill).
-    pub neighbour_masks: Vec<Mask>,
-    /// The size of each shape.
-    pub shape_sizes: Vec<usize>,
-    /// The cells of one colour of the checkerboard (x + y + z even).
-    pub black: Mask,
-    /// For each shape, the distinct colour balances (black cells minus white cells) of
-    /// its images, ascending.
-    pub shape_balances: Vec<Vec<i32>>,
-    /// The F stage as flat tables, for 64-bit words (else `plans` are emitted as one
-    /// function per cell).
-    pub f_table: Option<FTable>,
+    /// The tables of the volume and parity backtracks.
+    pub pruning: PruningTables,
     /// The solver of the last cells in a narrower word, which the search hands over to
     /// once every cell before them is filled.
     pub tail: Option<Box<Tail>>,
+}
+
+/// How the F stage finds the image list set of the first open cell.
+#[derive(Clone, Debug)]
+pub enum FStage {
+    /// Flat tables indexed by the occupancy of chosen context cells, gathered with
+    /// `pext`, and walked eight images at a time (64-bit words).
+    Table(FTable),
+    /// One index function per cell, reading the neighbours that can be open there, with a
+    /// constant image list set per neighbour state (wider words, whose lists are walked
+    /// one image at a time).
+    Cells(Vec<CellPlan>),
+}
+
+/// The tables of the volume and parity backtracks (`-v N`, `-p`).
+#[derive(Clone, Debug)]
+pub struct PruningTables {
+    /// The open cells around each image: a region its placement closes off touches it.
+    pub halo: Vec<Mask>,
+    /// Each cell's neighbours, for growing regions; empty where `shifts` do it.
+    pub neighbours: Vec<Mask>,
+    pub fillable: Fillable,
+    /// The cells of one colour of the checkerboard (x + y + z even).
+    pub black: Mask,
+    /// For each shape, the distinct colour balances (black cells minus white cells) of
+    /// its images, ascending; `None` when the pieces together range beyond +-63, past the
+    /// parity test's 128-bit set of sums (never so in the literature).
+    pub balances: Option<Vec<Vec<i32>>>,
+}
+
+/// Which region sizes the pieces left can fill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fillable {
+    /// Every piece has this many cells.
+    Multiple(u32),
+    /// Sums of these sizes, one per shape, with the copies left.
+    Sums(Vec<u32>),
 }
 
 /// A narrower solver for the cells `from..` of a wider one, in its own numbering (cell
@@ -257,7 +289,6 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
             )))
         }
     };
-    let f_from = options.f_from;
     if puzzle.mobile_pieces() > 63 {
         return Err(Unsupported(format!(
             "the puzzle has {} pieces; generated solvers place at most 63",
@@ -299,6 +330,55 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     for (i, im) in puzzle.images.iter().enumerate() {
         by_first[im.cells[0] as usize].push(i);
     }
+    let shifts = neighbour_shifts(puzzle, &cell_of);
+    let min_piece_size = puzzle.shapes.iter().map(|s| s.size).min().unwrap_or(0);
+    let isolation = match &shifts {
+        None => Isolation::None,
+        Some(_) if min_piece_size < 2 => Isolation::None,
+        // The pair test pays in the plane (10x6: 34.2 -> 32.0 ms) but not in 3-space,
+        // where regions rarely close and the test has six directions (Tetris Cube: 3.3 ->
+        // 3.8 s).
+        Some(shifts) if min_piece_size >= 3 && shifts.len() <= 4 => Isolation::Pairs,
+        Some(_) => Isolation::Cells,
+    };
+    let pieces = puzzle.mobile_pieces();
+    let f_from = options.f_from.min(pieces);
+    let e_stage = (options.e_stage || f_from < pieces)
+        .then(|| build_e_stage(puzzle, &cell_of, &masks, f_from));
+    let f_stage = match word {
+        Word::U64 => FStage::Table(f_table(puzzle, &by_first, &masks)),
+        Word::U128 | Word::Wide(_) => {
+            FStage::Cells(cell_plans(puzzle, &cell_of, &by_first, &masks))
+        }
+    };
+    let pruning = pruning_tables(puzzle, &cell_of, &masks, shifts.is_some());
+    let tail = tail(puzzle, options, word, e_stage.is_some())?;
+    Ok(Ir {
+        word,
+        cells,
+        pieces,
+        shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
+        masks,
+        image_shapes: puzzle.images.iter().map(|im| im.shape).collect(),
+        f_stage,
+        shifts,
+        isolation,
+        f_from: if e_stage.is_some() { f_from } else { pieces },
+        e_stage,
+        pruning,
+        tail,
+    })
+}
+
+/// The F stage as one index function per cell: the neighbours that can be open when the
+/// cell is the target, and an image list set per state of them.
+fn cell_plans(
+    puzzle: &Puzzle,
+    cell_of: &dyn Fn(Coord) -> Option<u16>,
+    by_first: &[Vec<usize>],
+    masks: &[Mask],
+) -> Vec<CellPlan> {
+    let cells = puzzle.cells.len();
     let mut plans = Vec::with_capacity(cells);
     for (c, &coord) in puzzle.cells.iter().enumerate() {
         let open_neighbours: Vec<Neighbour> = DIRECTIONS
@@ -343,11 +423,16 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
             sets,
         });
     }
-    let shifts = neighbour_shifts(puzzle, &cell_of);
-    let isolation_check = shifts.is_some() && puzzle.shapes.iter().all(|s| s.size > 1);
-    let f_from = f_from.min(puzzle.mobile_pieces());
-    let e_stage = (options.e_stage || f_from < puzzle.mobile_pieces())
-        .then(|| build_e_stage(puzzle, &cell_of, &masks, f_from));
+    plans
+}
+
+/// The tables of the volume and parity backtracks.
+fn pruning_tables(
+    puzzle: &Puzzle,
+    cell_of: &dyn Fn(Coord) -> Option<u16>,
+    masks: &[Mask],
+    shifts: bool,
+) -> PruningTables {
     let neighbour_masks: Vec<Mask> = puzzle
         .cells
         .iter()
@@ -358,41 +443,49 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
                 .fold(Mask::ZERO, |m, n| m | Mask::bit(n as usize))
         })
         .collect();
+    let halo = masks
+        .iter()
+        .map(|&m| {
+            let around = (0..puzzle.cells.len())
+                .filter(|&c| m.bit_at(c as u32) == 1)
+                .fold(Mask::ZERO, |h, c| h | neighbour_masks[c]);
+            around & !m
+        })
+        .collect();
     let black = puzzle
         .cells
         .iter()
         .enumerate()
         .filter(|(_, c)| (c[0] + c[1] + c[2]).rem_euclid(2) == 0)
         .fold(Mask::ZERO, |m, (k, _)| m | Mask::bit(k));
-    let mut shape_balances: Vec<Vec<i32>> = vec![Vec::new(); puzzle.shapes.len()];
+    let mut balances: Vec<Vec<i32>> = vec![Vec::new(); puzzle.shapes.len()];
     for (i, im) in puzzle.images.iter().enumerate() {
         let b = (masks[i] & black).count_ones() as i32;
         let balance = 2 * b - im.cells.len() as i32;
-        if !shape_balances[im.shape].contains(&balance) {
-            shape_balances[im.shape].push(balance);
+        if !balances[im.shape].contains(&balance) {
+            balances[im.shape].push(balance);
         }
     }
-    shape_balances.iter_mut().for_each(|v| v.sort_unstable());
-    let f_table = (word == Word::U64).then(|| f_table(puzzle, &by_first, &masks));
-    let tail = tail(puzzle, options, word, e_stage.is_some())?;
-    Ok(Ir {
-        tail,
-        f_table,
-        word,
-        cells,
-        shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
-        masks,
-        image_shapes: puzzle.images.iter().map(|im| im.shape).collect(),
-        min_piece_size: puzzle.shapes.iter().map(|s| s.size).min().unwrap_or(0),
-        plans,
-        shifts,
-        isolation_check,
-        e_stage,
-        neighbour_masks,
-        shape_sizes: puzzle.shapes.iter().map(|s| s.size).collect(),
+    balances.iter_mut().for_each(|v| v.sort_unstable());
+    // Colour balances must stay within +-63 for the 128-bit set of sums.
+    let range: i32 = balances
+        .iter()
+        .zip(&puzzle.shapes)
+        .map(|(b, s)| b.iter().map(|v| v.abs()).max().unwrap_or(0) * s.count() as i32)
+        .sum();
+    let sizes: Vec<u32> = puzzle.shapes.iter().map(|s| s.size as u32).collect();
+    let fillable = match sizes.first() {
+        Some(&size) if sizes.iter().all(|&z| z == size) => Fillable::Multiple(size),
+        None => Fillable::Multiple(1),
+        Some(_) => Fillable::Sums(sizes),
+    };
+    PruningTables {
+        halo,
+        neighbours: if shifts { Vec::new() } else { neighbour_masks },
+        fillable,
         black,
-        shape_balances,
-    })
+        balances: (range <= 63).then_some(balances),
+    }
 }
 
 /// The narrower solver that a solver in `word` hands over to, as `options.tails` asks.
@@ -444,20 +537,26 @@ impl Ir {
     fn renumber(&mut self, numbers: &[usize], total: usize) {
         let mut masks = vec![Mask::ZERO; total];
         let mut shapes = vec![0; total];
+        // Images that never lie in the tail have no mask and no halo here.
+        let mut halo = vec![Mask::ZERO; total];
         for (i, &n) in numbers.iter().enumerate() {
             masks[n] = self.masks[i];
             shapes[n] = self.image_shapes[i];
+            halo[n] = self.pruning.halo[i];
         }
         self.masks = masks;
         self.image_shapes = shapes;
-        for plan in &mut self.plans {
-            for list in plan.sets.iter_mut().flatten() {
-                list.images.iter_mut().for_each(|i| *i = numbers[*i]);
+        self.pruning.halo = halo;
+        match &mut self.f_stage {
+            FStage::Cells(plans) => {
+                for list in plans.iter_mut().flat_map(|p| p.sets.iter_mut().flatten()) {
+                    list.images.iter_mut().for_each(|i| *i = numbers[*i]);
+                }
             }
-        }
-        if let Some(ft) = &mut self.f_table {
-            for set in ft.sets.iter_mut().flatten() {
-                set.iter_mut().for_each(|i| *i = numbers[*i]);
+            FStage::Table(ft) => {
+                for set in ft.sets.iter_mut().flatten() {
+                    set.iter_mut().for_each(|i| *i = numbers[*i]);
+                }
             }
         }
         if let Some(e) = &mut self.e_stage {

@@ -140,6 +140,36 @@ pub fn images(shapes: &[u16], cells: &[&[u16]]) -> Vec<ImageInfo> {
         .collect()
 }
 
+/// Builds the images from a generated solver's flat tables: image k has the shape
+/// `shapes[k]` and the cells `cells[starts[k]..starts[k + 1]]`.
+pub fn images_from(shapes: &[u16], starts: &[u32], cells: &[u16]) -> Vec<ImageInfo> {
+    shapes
+        .iter()
+        .zip(starts.windows(2))
+        .map(|(&shape, range)| ImageInfo {
+            shape,
+            cells: cells[range[0] as usize..range[1] as usize].to_vec(),
+        })
+        .collect()
+}
+
+/// Builds group elements from a generated solver's flat tables: element k maps cell c to
+/// `cell_maps[k * cells + c]` and shape s to `shape_maps[k * shapes + s]`.
+pub fn elements_from(
+    cells: usize,
+    cell_maps: &[u16],
+    shapes: usize,
+    shape_maps: &[u16],
+) -> Vec<Element> {
+    let order = cell_maps.len().checked_div(cells).unwrap_or(0);
+    (0..order)
+        .map(|k| Element {
+            cell_map: cell_maps[k * cells..(k + 1) * cells].to_vec(),
+            shape_map: shape_maps[k * shapes..(k + 1) * shapes].to_vec(),
+        })
+        .collect()
+}
+
 /// Builds group elements from a generated solver's constant tables.
 pub fn elements(cell_maps: &[&[u16]], shape_maps: &[&[u16]]) -> Vec<Element> {
     cell_maps

@@ -6,6 +6,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 /// `N` 64-bit limbs, least significant first: bit `c` is bit `c % 64` of limb `c / 64`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(transparent)]
 pub struct Wide<const N: usize>(pub [u64; N]);
 
 impl<const N: usize> std::fmt::Debug for Wide<N> {

@@ -370,10 +370,12 @@ fn generate_applies_the_volume_filter() {
         let start = code[..at].rfind(' ').unwrap() + 1;
         code[start..at].parse().unwrap()
     };
-    let plain = generator::generate(label, &text, &generator::Config::default()).unwrap();
+    let plain = generator::generate(label, &text, &generator::Config::default())
+        .unwrap()
+        .code;
     let mut config = generator::Config::default();
     config.pruning.volume_filter = true;
-    let filtered = generator::generate(label, &text, &config).unwrap();
+    let filtered = generator::generate(label, &text, &config).unwrap().code;
     let mut puzzle = generator::load(label, &text).unwrap().remove(0);
     let all = puzzle.images.len();
     let dropped = puzzle.volume_filter();

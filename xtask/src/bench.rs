@@ -405,15 +405,16 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
                 ..recorded.clone()
             };
             let label = format!("{dir}/{name}.txt");
-            let code = match generator::generate(&label, &text, &config) {
-                Ok(code) => code,
+            let generated = match generator::generate(&label, &text, &config) {
+                Ok(generated) => generated,
                 Err(d) => {
                     eprint!("{}", generator::diag::render(&d));
                     return ExitCode::from(1);
                 }
             };
             // The words, widest first: the solver's own, then its tails'.
-            let words: Vec<&str> = code
+            let words: Vec<&str> = generated
+                .code
                 .lines()
                 .filter_map(|l| l.trim_start().strip_prefix("type Word = "))
                 .map(|w| {
@@ -423,14 +424,18 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
                 .collect();
             let package = format!("words-{}-{k}", name.replace('_', "-"));
             eprintln!("building {package} (words {})...", words.join(", "));
-            let exe = match crate::scratch::build(
-                root,
-                &root.join("target/words").join(&package),
-                &root.join("target/words/target"),
-                &package,
-                crate::scratch::RELEASE,
-                &code,
-            ) {
+            let dir = root.join("target/words").join(&package);
+            let built = crate::scratch::write_tables(&dir, &generated).and_then(|()| {
+                crate::scratch::build(
+                    root,
+                    &dir,
+                    &root.join("target/words/target"),
+                    &package,
+                    crate::scratch::RELEASE,
+                    &generated.code,
+                )
+            });
+            let exe = match built {
                 Ok(exe) => exe,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -49,8 +49,13 @@ pub fn stub(name: &str) -> String {
 }
 
 /// Writes `path` only when its bytes change; in check mode reports staleness instead.
-fn ensure_file(path: &Path, contents: &str, check: bool) -> Result<Option<Outcome>, String> {
-    let current = std::fs::read_to_string(path).ok();
+fn ensure_file(
+    path: &Path,
+    contents: impl AsRef<[u8]>,
+    check: bool,
+) -> Result<Option<Outcome>, String> {
+    let contents = contents.as_ref();
+    let current = std::fs::read(path).ok();
     if current.as_deref() == Some(contents) {
         return Ok(None);
     }
@@ -153,9 +158,10 @@ pub fn gen_one(
         in_puzzles,
     } = Source::read(root, file)?;
     let name = name.as_str();
-    let code =
+    let generator::Generated { code, data } =
         generator::generate(&label, &text, config).map_err(|d| generator::diag::render(&d))?;
     let generated = root.join("generated").join(format!("{name}.rs"));
+    let tables = root.join("generated").join(name);
     let bin = root.join("src/bin").join(format!("{name}.rs"));
     let mut outcome = Outcome::Fresh;
     if !in_puzzles {
@@ -165,10 +171,36 @@ pub fn gen_one(
             outcome = o;
         }
     }
-    for (path, contents) in [(generated, code), (bin, stub(name))] {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
+        (generated, code.into_bytes()),
+        (bin, stub(name).into_bytes()),
+    ];
+    let written: Vec<PathBuf> = data
+        .iter()
+        .map(|f| root.join("generated").join(&f.path))
+        .collect();
+    files.extend(
+        written
+            .iter()
+            .cloned()
+            .zip(data.into_iter().map(|f| f.bytes)),
+    );
+    for (path, contents) in files {
         if let Some(o) = ensure_file(&path, &contents, check)? {
             if matches!(o, Outcome::Stale(_)) || outcome == Outcome::Fresh {
                 outcome = o;
+            }
+        }
+    }
+    // Tables of an earlier generation that this one no longer writes.
+    for old in std::fs::read_dir(&tables).into_iter().flatten().flatten() {
+        let path = old.path();
+        if !written.contains(&path) {
+            if check {
+                outcome = Outcome::Stale(path);
+            } else {
+                std::fs::remove_file(&path)
+                    .map_err(|e| format!("error: cannot remove {}: {e}\n", path.display()))?;
             }
         }
     }

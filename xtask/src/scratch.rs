@@ -31,7 +31,21 @@ pub fn manifest(root: &Path, package: &str, profile: &str) -> String {
 
 /// Writes `path` when its contents change (so that cargo rebuilds only what changed).
 pub fn write_if_changed(path: &Path, contents: &str) -> Result<bool, String> {
-    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+    write_bytes_if_changed(path, contents.as_bytes())
+}
+
+/// Writes the tables of `generated` beside `dir/src/main.rs`, where a solver's module in
+/// `src/` includes them.
+pub fn write_tables(dir: &Path, generated: &generator::Generated) -> Result<(), String> {
+    for file in &generated.data {
+        write_bytes_if_changed(&dir.join("src").join(&file.path), &file.bytes)?;
+    }
+    Ok(())
+}
+
+/// Writes `path` when its contents change.
+fn write_bytes_if_changed(path: &Path, contents: &[u8]) -> Result<bool, String> {
+    if std::fs::read(path).ok().as_deref() == Some(contents) {
         return Ok(false);
     }
     if let Some(dir) = path.parent() {

@@ -292,18 +292,19 @@ pub fn tune(
             volume_filter: filter,
             ..Default::default()
         };
-        let code =
+        let generated =
             generator::generate(label, text, &config).map_err(|d| generator::diag::render(&d))?;
         let variant = if filter { "volume-filter" } else { "plain" };
         let package = format!("tune-{}-{variant}", name.replace('_', "-"));
         let _ = writeln!(log, "building {package} (the solver with the E stage)");
+        crate::scratch::write_tables(&build.dir.join(&package), &generated)?;
         let exe = crate::scratch::build(
             root,
             &build.dir.join(&package),
             &build.dir.join("target"),
             &package,
             build.profile,
-            &code,
+            &generated.code,
         )?;
         exes.push((filter, exe));
     }

@@ -1,0 +1,71 @@
+//! Emission: the IR and the runtime description as Rust tokens, formatted by
+//! prettyplease. A plain function of its inputs: it reads no puzzle text and makes no
+//! decisions, lowering has made them all; it only spells them.
+//!
+//! A generated file holds the puzzle's constants and what is particular to it; the
+//! search is the runtime's (`runtime::fila`), instantiated with them. In reading order:
+//! `main`, the solver type, the word and constants, the `Tables` impl, the cells' index
+//! functions (wider words), the F and E stages' tables, the pruning tables, a narrower
+//! solver's module, and last `info()`, the runtime's description of the puzzle.
+
+mod data;
+mod e_stage;
+mod f_stage;
+mod info;
+mod literal;
+mod tables;
+
+use proc_macro2::Literal;
+use quote::quote;
+use runtime::PuzzleInfo;
+
+use crate::lower::Ir;
+
+pub use data::{DataFile, LITERAL_ENTRIES};
+
+/// A generated solver: its Rust, and the files of bytes it includes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Emitted {
+    /// The whole file, without its stamp, formatted.
+    pub code: String,
+    /// The tables written as bytes, to be stored beside the file (`name/TABLE.bin`).
+    pub data: Vec<DataFile>,
+}
+
+/// The generated file for a solver called `name` (the stem of its file, which names the
+/// directory of its tables).
+pub fn emit(ir: &Ir, info: &PuzzleInfo, name: &str, description: &str) -> Emitted {
+    let mut data = data::Data::new(name);
+    let solver = tables::solver(ir, &mut data, "");
+    let (info_fn, info_tables) = info::info_fn(info, &mut data);
+    let doc = format!(" {description}");
+    let f_from = Literal::usize_unsuffixed(ir.f_from);
+    let f_from_doc = if ir.e_stage.is_some() {
+        " Use the F heuristic when this many pieces or fewer are left, E before (the default of `--f-from`)."
+    } else {
+        " The F heuristic throughout: this solver has no E stage."
+    };
+    let file = quote! {
+        #[doc = #doc]
+        pub fn main() {
+            ::runtime::main_for(info(), &mut Solver::new());
+        }
+
+        /// The FILA search (`runtime::fila`) over this puzzle's tables.
+        pub type Solver = ::runtime::fila::Solver<Puzzle>;
+
+        #[doc = #f_from_doc]
+        const F_FROM: usize = #f_from;
+
+        #solver
+
+        #info_fn
+
+        #info_tables
+    };
+    let syntax: syn::File = syn::parse2(file).expect("the emitter writes valid Rust");
+    Emitted {
+        code: prettyplease::unparse(&syntax),
+        data: data.files,
+    }
+}

@@ -1,0 +1,254 @@
+//! The `Tables` impl of a generated solver, and the constants it hands over that are
+//! not the F and E stages': copies, the neighbour shifts, the pruning tables, the
+//! hand-over to a narrower solver.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::data::{Data, Values};
+use super::literal::{level, numbers, word_list, word_literal, word_type};
+use super::{e_stage, f_stage};
+use crate::lower::{FStage, Fillable, Ir, Isolation, Mask, Word};
+
+/// The solver's module body: its word, `Puzzle` and its `Tables` impl, the cells' index
+/// functions, then the tables; a narrower solver as a nested `mod tail`.
+pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
+    let word = word_type(ir.word);
+    let top = level(ir.pieces);
+    let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
+    let copies = numbers(ir.shape_counts.iter().copied());
+    let one_per_shape = ir.shape_counts.iter().all(|&c| c == 1);
+    let full = word_literal(ir.word, Mask::low_bits(ir.cells));
+    let f = match &ir.f_stage {
+        FStage::Table(ft) => f_stage::table(ir, ft, data, module),
+        FStage::Cells(plans) => f_stage::cells(ir, plans, data, module),
+    };
+    let f_span = &f.span;
+    let (shifts_fn, shifts_const) = shifts(ir);
+    let isolation = match ir.isolation {
+        Isolation::None => quote! { None },
+        Isolation::Cells => quote! { Cells },
+        Isolation::Pairs => quote! { Pairs },
+    };
+    let (e_fn, e_tables) = match &ir.e_stage {
+        Some(e) => (
+            quote! { Some(&E_TABLE) },
+            e_stage::tables(ir, e, data, module),
+        ),
+        None => (quote! { None }, quote! {}),
+    };
+    let pruning = pruning(ir, data, module);
+    let handover = handover(ir, data, module);
+    let (tail_type, handover_fn, narrow_fn, handover_items) = (
+        &handover.tail_type,
+        &handover.handover,
+        &handover.narrow,
+        &handover.items,
+    );
+    let functions = &f.functions;
+    let f_tables = &f.tables;
+    quote! {
+        #[allow(unused_imports)]
+        use ::runtime::fila::{Tables, Word as _};
+
+        /// The occupancy word: bit `c` is set when cell `c` is filled.
+        type Word = #word;
+        /// Copies of each shape.
+        const COPIES: [u8; #shapes] = [#copies];
+        /// Every cell filled.
+        const FULL: Word = #full;
+        #shifts_const
+
+        /// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
+        #[derive(Clone, Copy, Default)]
+        pub struct Puzzle;
+
+        impl ::runtime::fila::Tables for Puzzle {
+            type Word = Word;
+            type Top = #top;
+            type Tail = #tail_type;
+            #[inline(always)]
+            fn copies(&self) -> &[u8] {
+                &COPIES
+            }
+            #[inline(always)]
+            fn one_per_shape(&self) -> bool {
+                #one_per_shape
+            }
+            #[inline(always)]
+            fn full(&self) -> Word {
+                FULL
+            }
+            #[inline(always)]
+            fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
+                #shifts_fn
+            }
+            #[inline(always)]
+            fn isolation(&self) -> ::runtime::fila::Isolation {
+                ::runtime::fila::Isolation::#isolation
+            }
+            #[inline(always)]
+            fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
+                #f_span
+            }
+            #[inline(always)]
+            fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
+                #e_fn
+            }
+            #[inline(always)]
+            fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
+                &PRUNING
+            }
+            #[inline(always)]
+            fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
+                #handover_fn
+            }
+            #[inline(always)]
+            fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
+                #narrow_fn
+            }
+        }
+
+        #functions
+
+        #f_tables
+
+        #e_tables
+
+        #pruning
+
+        #handover_items
+    }
+}
+
+/// `Tables::shifts`, and the constant it returns.
+fn shifts(ir: &Ir) -> (TokenStream, TokenStream) {
+    match &ir.shifts {
+        None => (quote! { None }, quote! {}),
+        Some(shifts) => {
+            let n = Literal::usize_unsuffixed(shifts.len());
+            let entries = shifts.iter().map(|s| {
+                let by = Literal::i32_unsuffixed(s.by);
+                let from = word_literal(ir.word, s.from);
+                quote! { ::runtime::fila::Shift { by: #by, from: #from } }
+            });
+            (
+                quote! { Some(&SHIFTS) },
+                quote! {
+                    /// The neighbour relations as shifts of the word: every cell of `from`
+                    /// has its neighbour in one direction at its own number plus `by`.
+                    const SHIFTS: [::runtime::fila::Shift<Word>; #n] = [#(#entries),*];
+                },
+            )
+        }
+    }
+}
+
+/// The tables of the volume and parity backtracks, as `PRUNING`.
+fn pruning(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
+    let p = &ir.pruning;
+    let halo = data.table(
+        module,
+        "HALO",
+        "The open cells around each image: a region its placement closes off touches it.",
+        Values::Words(ir.word, p.halo.clone()),
+    );
+    let neighbours = word_list(ir.word, p.neighbours.iter().copied());
+    let (fillable, sizes) = match &p.fillable {
+        Fillable::Multiple(n) => {
+            let n = Literal::u32_unsuffixed(*n);
+            (quote! { Multiple(#n) }, quote! {})
+        }
+        Fillable::Sums(sizes) => {
+            let sizes = numbers(sizes.iter().map(|&s| s as usize));
+            (
+                quote! { Sums(&SIZES) },
+                quote! {
+                    /// The size of each shape.
+                    const SIZES: &[u32] = &[#sizes];
+                },
+            )
+        }
+    };
+    let black = word_literal(ir.word, p.black);
+    let balances = match &p.balances {
+        Some(balances) => {
+            let lists = balances.iter().map(|b| {
+                let v = b.iter().map(|&x| Literal::i32_unsuffixed(x));
+                quote! { &[#(#v),*] }
+            });
+            quote! { Some(&[#(#lists),*]) }
+        }
+        None => quote! { None },
+    };
+    quote! {
+        /// The tables of the volume and parity backtracks.
+        static PRUNING: ::runtime::fila::Pruning<'static, Word> = ::runtime::fila::Pruning {
+            halo: HALO,
+            neighbours: &[#neighbours],
+            fillable: ::runtime::fila::Fillable::#fillable,
+            black: #black,
+            balances: #balances,
+        };
+        #sizes
+        #halo
+    }
+}
+
+/// The hand-over to a narrower solver, if the IR has one.
+struct HandoverItems {
+    /// `Tables::Tail`.
+    tail_type: TokenStream,
+    /// The bodies of `Tables::handover` and `Tables::narrow` (`occ` in scope).
+    handover: TokenStream,
+    narrow: TokenStream,
+    /// The mask of the cells before the tail, and the narrower solver's module.
+    items: TokenStream,
+}
+
+fn handover(ir: &Ir, data: &mut Data, module: &str) -> HandoverItems {
+    let Some(tail) = &ir.tail else {
+        return HandoverItems {
+            tail_type: quote! { ::runtime::fila::NoTail<Word> },
+            handover: quote! { None },
+            narrow: quote! { occ },
+            items: quote! {},
+        };
+    };
+    let from = Literal::usize_unsuffixed(tail.from);
+    let narrow = match (ir.word, tail.ir.word) {
+        (Word::U128, Word::U64) => quote! { (occ >> #from) as u64 },
+        (Word::Wide(_), Word::U128) => quote! { (occ >> #from).low_u128() },
+        (Word::Wide(_), Word::U64) => quote! { (occ >> #from).low_u128() as u64 },
+        (wide, narrow) => unreachable!("a tail in {narrow:?} of a solver in {wide:?}"),
+    };
+    let before = word_literal(ir.word, Mask::low_bits(tail.from));
+    let doc = format!(
+        " The solver of cells {}.. (its cell 0 is cell {} here), in a {}-bit word.",
+        tail.from,
+        tail.from,
+        tail.ir.word.bits()
+    );
+    let inner = if module.is_empty() {
+        "tail".to_string()
+    } else {
+        format!("{module}::tail")
+    };
+    let solver = solver(&tail.ir, data, &inner);
+    HandoverItems {
+        tail_type: quote! { tail::Puzzle },
+        handover: quote! {
+            Some(::runtime::fila::Handover { before: BEFORE_TAIL, tables: &tail::Puzzle })
+        },
+        narrow,
+        items: quote! {
+            /// The cells before the tail's.
+            const BEFORE_TAIL: Word = #before;
+
+            #[doc = #doc]
+            pub mod tail {
+                #solver
+            }
+        },
+    }
+}

@@ -1,0 +1,293 @@
+//! The occupancy words the FILA kernels are generic over (`u64`, `u128`, `Wide<N>`), and
+//! the blocks of images they test at once: eight 64-bit masks in one vector (`Lanes`), or
+//! one mask of a wider word.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+
+use crate::lanes::{gather, Lanes};
+use crate::word::Wide;
+
+/// What the bit-parallel neighbour tests need of a value: a word, or a block of words.
+pub trait Bits:
+    Copy
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitOrAssign
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+}
+
+impl<B> Bits for B where
+    B: Copy
+        + BitAnd<Output = B>
+        + BitOr<Output = B>
+        + BitOrAssign
+        + Not<Output = B>
+        + Shl<u32, Output = B>
+        + Shr<u32, Output = B>
+{
+}
+
+/// An occupancy word: bit `c` is set when cell `c` is filled. Every word is also a block
+/// of one image.
+pub trait Word:
+    Bits
+    + Block<Self>
+    + BitXor<Output = Self>
+    + BitXorAssign
+    + BitAndAssign
+    + Eq
+    + Debug
+    + Send
+    + Sync
+    + 'static
+{
+    /// No cell filled.
+    const ZERO: Self;
+    /// The images tested side by side in one step of a list walk.
+    type Block: Block<Self>;
+
+    /// Only cell `c` filled.
+    fn bit(c: usize) -> Self;
+    /// Cells `0..n` filled.
+    fn low_bits(n: usize) -> Self;
+    /// Whether cell `c` is filled, as 0 or 1.
+    fn bit_at(self, c: u32) -> usize;
+    /// `self` without its lowest filled cell.
+    fn clear_lowest(self) -> Self;
+    /// Only the lowest filled cell of `self`.
+    fn lowest(self) -> Self;
+    fn count_ones(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    /// The occupancy of `cells` (ascending; `mask` is the same cells as a word), packed
+    /// towards bit 0: the index of a neighbour state. 64-bit words gather with `pext`.
+    fn gather(self, mask: Self, cells: &[u16]) -> usize;
+}
+
+/// Images tested side by side: `WIDTH` occupancy words of type `W`.
+pub trait Block<W>: Bits {
+    /// How many images one block holds (at most 8).
+    const WIDTH: usize;
+    /// Every lane `w`.
+    fn splat(w: W) -> Self;
+    /// The `WIDTH` words of `words` (which has as many).
+    fn load(words: &[W]) -> Self;
+    /// The lanes that are zero, as bits.
+    fn zero_lanes(self) -> u8;
+    /// The lanes whose shape (one in `shapes` for each) is in `avail`, as bits.
+    fn available(avail: u64, shapes: &[u8]) -> u8;
+}
+
+macro_rules! primitive_word {
+    ($t:ty, $block:ty) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            type Block = $block;
+            #[inline(always)]
+            fn bit(c: usize) -> $t {
+                1 << c
+            }
+            #[inline(always)]
+            fn low_bits(n: usize) -> $t {
+                if n >= <$t>::BITS as usize {
+                    <$t>::MAX
+                } else {
+                    (1 << n) - 1
+                }
+            }
+            #[inline(always)]
+            fn bit_at(self, c: u32) -> usize {
+                (self >> c) as usize & 1
+            }
+            #[inline(always)]
+            fn clear_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn lowest(self) -> $t {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn gather(self, mask: $t, cells: &[u16]) -> usize {
+                gather_primitive(self, mask, cells)
+            }
+        }
+
+        impl Block<$t> for $t {
+            const WIDTH: usize = 1;
+            #[inline(always)]
+            fn splat(w: $t) -> $t {
+                w
+            }
+            #[inline(always)]
+            fn load(words: &[$t]) -> $t {
+                words[0]
+            }
+            #[inline(always)]
+            fn zero_lanes(self) -> u8 {
+                (self == 0) as u8
+            }
+            #[inline(always)]
+            fn available(avail: u64, shapes: &[u8]) -> u8 {
+                ((avail >> shapes[0]) & 1) as u8
+            }
+        }
+    };
+}
+
+/// `pext` for 64-bit words; a walk over the cells for wider ones.
+trait GatherPrimitive: Sized {
+    fn gather_primitive(self, mask: Self, cells: &[u16]) -> usize;
+}
+
+impl GatherPrimitive for u64 {
+    #[inline(always)]
+    fn gather_primitive(self, mask: u64, _cells: &[u16]) -> usize {
+        gather(self, mask)
+    }
+}
+
+impl GatherPrimitive for u128 {
+    #[inline(always)]
+    fn gather_primitive(self, _mask: u128, cells: &[u16]) -> usize {
+        let mut index = 0;
+        for (k, &c) in cells.iter().enumerate() {
+            index |= ((self >> c) as usize & 1) << k;
+        }
+        index
+    }
+}
+
+#[inline(always)]
+fn gather_primitive<T: GatherPrimitive>(w: T, mask: T, cells: &[u16]) -> usize {
+    w.gather_primitive(mask, cells)
+}
+
+primitive_word!(u64, Lanes);
+primitive_word!(u128, u128);
+
+impl Block<u64> for Lanes {
+    const WIDTH: usize = 8;
+    #[inline(always)]
+    fn splat(w: u64) -> Lanes {
+        Lanes::splat(w)
+    }
+    #[inline(always)]
+    fn load(words: &[u64]) -> Lanes {
+        Lanes::load(words.try_into().expect("eight words"))
+    }
+    #[inline(always)]
+    fn zero_lanes(self) -> u8 {
+        Lanes::zero_lanes(self)
+    }
+    #[inline(always)]
+    fn available(avail: u64, shapes: &[u8]) -> u8 {
+        Lanes::available(avail, shapes.try_into().expect("eight shapes"))
+    }
+}
+
+impl<const N: usize> Word for Wide<N> {
+    const ZERO: Wide<N> = Wide::ZERO;
+    type Block = Wide<N>;
+    #[inline(always)]
+    fn bit(c: usize) -> Self {
+        Wide::bit(c)
+    }
+    #[inline(always)]
+    fn low_bits(n: usize) -> Self {
+        Wide::low_bits(n)
+    }
+    #[inline(always)]
+    fn bit_at(self, c: u32) -> usize {
+        Wide::bit_at(self, c)
+    }
+    #[inline(always)]
+    fn clear_lowest(self) -> Self {
+        Wide::clear_lowest(self)
+    }
+    #[inline(always)]
+    fn lowest(self) -> Self {
+        Wide::lowest(self)
+    }
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        Wide::count_ones(self)
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        Wide::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn gather(self, _mask: Self, cells: &[u16]) -> usize {
+        let mut index = 0;
+        for (k, &c) in cells.iter().enumerate() {
+            index |= self.bit_at(c as u32) << k;
+        }
+        index
+    }
+}
+
+impl<const N: usize> Block<Wide<N>> for Wide<N> {
+    const WIDTH: usize = 1;
+    #[inline(always)]
+    fn splat(w: Wide<N>) -> Wide<N> {
+        w
+    }
+    #[inline(always)]
+    fn load(words: &[Wide<N>]) -> Wide<N> {
+        words[0]
+    }
+    #[inline(always)]
+    fn zero_lanes(self) -> u8 {
+        (self == Wide::ZERO) as u8
+    }
+    #[inline(always)]
+    fn available(avail: u64, shapes: &[u8]) -> u8 {
+        ((avail >> shapes[0]) & 1) as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word_laws<W: Word>(cells: usize) {
+        let w = W::bit(3) | W::bit(cells - 1);
+        assert_eq!(w.count_ones(), 2);
+        assert_eq!(w.trailing_zeros(), 3);
+        assert_eq!(w.lowest(), W::bit(3));
+        assert_eq!(w.clear_lowest(), W::bit(cells - 1));
+        assert_eq!(w.bit_at(3), 1);
+        assert_eq!(w.bit_at(4), 0);
+        assert_eq!(W::low_bits(cells).count_ones() as usize, cells);
+        let cells_read = [1u16, 3, cells as u16 - 1];
+        let mask = cells_read
+            .iter()
+            .fold(W::ZERO, |m, &c| m | W::bit(c as usize));
+        assert_eq!(w.gather(mask, &cells_read), 0b110);
+        let b = <W::Block as Block<W>>::splat(w);
+        assert_eq!(b.zero_lanes() & 1, 0);
+        assert_eq!(
+            (b & <W::Block as Block<W>>::splat(W::ZERO)).zero_lanes() & 1,
+            1
+        );
+    }
+
+    #[test]
+    fn every_word_keeps_the_laws() {
+        word_laws::<u64>(64);
+        word_laws::<u128>(128);
+        word_laws::<Wide<3>>(192);
+    }
+}

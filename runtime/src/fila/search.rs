@@ -1,0 +1,548 @@
+//! The FILA search over a puzzle's [`Tables`]: the F heuristic (first open cell, its
+//! image list set chosen by POF and NOF), the E heuristic (fewest open neighbours, then
+//! fewest fits), placing with copies, the backtracks, and the hand-over to a narrower
+//! solver for the last cells. One copy per level ([`Level`]), each with its count of
+//! pieces left as a constant.
+
+use super::bits::{Block, Word};
+use super::level::Level;
+use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
+use super::tables::{ETable, List, Span, Tables};
+use crate::driver::{Context, Search};
+
+/// A FILA solver: a puzzle's tables and the state of one search over them.
+pub struct Solver<T: Tables> {
+    tables: T,
+    state: State<T>,
+}
+
+/// The state of one search; its methods take the tables beside it, so that the tables
+/// are borrowed while the state changes.
+struct State<T: Tables> {
+    /// The images placed so far; sized so that indexing by `& 63` needs no check.
+    stack: [u16; 64],
+    /// Copies left of each shape.
+    copies: [u8; 64],
+    /// Counts by pieces left, sized like `stack`.
+    attempts: [u64; 64],
+    fits: [u64; 64],
+    stop: bool,
+    /// Nodes with this many pieces left go back to the driver (0: none).
+    floor: usize,
+    /// The volume and parity backtracks apply while more than this many pieces are left
+    /// (`usize::MAX`: never); `prune_from` is the smaller.
+    volume_from: usize,
+    parity_from: usize,
+    prune_from: usize,
+    /// The E heuristic while more than this many pieces are left, then F.
+    f_from: usize,
+    /// The solver of the last cells, in a narrower word. Called once per hand-over, so
+    /// through a vtable (which also keeps the type of a solver finite).
+    tail: Option<Box<dyn Narrower<<T::Tail as Tables>::Word>>>,
+}
+
+/// What a solver offers the wider solver that hands over to it.
+trait Narrower<W>: Send {
+    fn configure(&mut self, settings: Settings);
+    fn enter(
+        &mut self,
+        ctx: &mut Context<'_>,
+        occ: W,
+        avail: u64,
+        left: usize,
+        stack: &[u16; 64],
+        copies: &[u8; 64],
+    ) -> bool;
+    fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]);
+}
+
+/// The settings of one run, from the driver or from the solver that hands over.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    floor: usize,
+    volume_from: usize,
+    parity_from: usize,
+    f_from: usize,
+}
+
+impl<T: Tables + Default> Solver<T> {
+    /// A solver for tables that need no building (a generated solver's).
+    pub fn new() -> Self {
+        Self::with_tables(T::default())
+    }
+}
+
+impl<T: Tables + Default> Default for Solver<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Tables> Solver<T> {
+    pub fn with_tables(tables: T) -> Self {
+        let tail = tables.handover().map(|h| {
+            Box::new(Solver::with_tables(h.tables.clone()))
+                as Box<dyn Narrower<<T::Tail as Tables>::Word>>
+        });
+        Solver {
+            tables,
+            state: State {
+                stack: [0; 64],
+                copies: [0; 64],
+                attempts: [0; 64],
+                fits: [0; 64],
+                stop: false,
+                floor: 0,
+                volume_from: usize::MAX,
+                parity_from: usize::MAX,
+                prune_from: usize::MAX,
+                f_from: usize::MAX,
+                tail,
+            },
+        }
+    }
+
+    pub fn tables(&self) -> &T {
+        &self.tables
+    }
+}
+
+impl<T: Tables> Narrower<T::Word> for Solver<T> {
+    /// Takes the run's settings, for this solver and its tails, and clears the counts.
+    fn configure(&mut self, settings: Settings) {
+        let s = &mut self.state;
+        s.floor = settings.floor;
+        s.volume_from = settings.volume_from;
+        s.parity_from = settings.parity_from;
+        s.prune_from = settings.volume_from.min(settings.parity_from);
+        s.f_from = settings.f_from;
+        s.attempts = [0; 64];
+        s.fits = [0; 64];
+        if let Some(tail) = &mut s.tail {
+            tail.configure(settings);
+        }
+    }
+
+    /// Searches on from a node of the wider solver where every cell before this
+    /// solver's is filled: `occ` is the occupancy of this solver's cells, `stack` and
+    /// `copies` the wider solver's. Returns true when the search must stop.
+    fn enter(
+        &mut self,
+        ctx: &mut Context<'_>,
+        occ: T::Word,
+        avail: u64,
+        left: usize,
+        stack: &[u16; 64],
+        copies: &[u8; 64],
+    ) -> bool {
+        let s = &mut self.state;
+        s.stack = *stack;
+        s.copies = *copies;
+        s.stop = false;
+        s.descend::<T::Top>(self.tables, ctx, occ, avail, left);
+        s.stop
+    }
+
+    /// Adds the counts of this solver (and its tail) to `attempts` and `fits`, and
+    /// clears them.
+    fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]) {
+        let s = &mut self.state;
+        if let Some(tail) = &mut s.tail {
+            tail.add_counts(&mut s.attempts, &mut s.fits);
+        }
+        for k in 0..64 {
+            attempts[k] += s.attempts[k];
+            fits[k] += s.fits[k];
+        }
+        s.attempts = [0; 64];
+        s.fits = [0; 64];
+    }
+}
+
+impl<T: Tables> Search for Solver<T> {
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut Context<'_>) {
+        let pruning = ctx.pruning();
+        self.configure(Settings {
+            floor: ctx.floor(),
+            volume_from: pruning.volume_backtrack.unwrap_or(usize::MAX),
+            parity_from: pruning.parity_backtrack.unwrap_or(usize::MAX),
+            f_from: ctx.f_from(),
+        });
+        let t = self.tables;
+        let s = &mut self.state;
+        let pieces = T::Top::LEFT;
+        let copies = t.copies();
+        s.stop = false;
+        s.copies[..copies.len()].copy_from_slice(copies);
+        let mut occ = T::Word::ZERO;
+        let mut avail = if copies.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << copies.len()) - 1
+        };
+        for &image in prefix {
+            let image = &ctx.info.images[image as usize];
+            let shape = image.shape as usize;
+            occ |= image
+                .cells
+                .iter()
+                .fold(T::Word::ZERO, |m, &c| m | T::Word::bit(c as usize));
+            s.copies[shape] -= 1;
+            if s.copies[shape] == 0 {
+                avail &= !(1u64 << shape);
+            }
+        }
+        for (k, &image) in prefix.iter().enumerate() {
+            s.stack[k & 63] = image;
+        }
+        let left = pieces - prefix.len();
+        if prefix.len() == 1 {
+            // The first placement counts like any other.
+            s.attempts[pieces] = 1;
+            let shifts = t.shifts().unwrap_or(&[]);
+            if isolated::<T::Word, T::Word>(occ, t.full(), shifts, t.isolation()) == T::Word::ZERO {
+                s.fits[pieces] = 1;
+                s.descend::<T::Top>(t, ctx, occ, avail, left);
+            }
+        } else {
+            s.descend::<T::Top>(t, ctx, occ, avail, left);
+        }
+        if let Some(tail) = &mut s.tail {
+            tail.add_counts(&mut s.attempts, &mut s.fits);
+        }
+        ctx.stats.add(&s.attempts[..=pieces], &s.fits[..=pieces]);
+    }
+
+    fn fork(&self) -> Box<dyn Search> {
+        Box::new(Solver::with_tables(self.tables.clone()))
+    }
+}
+
+impl<T: Tables> State<T> {
+    /// Searches below a node with `left` pieces left, where `left` is known only at run
+    /// time (at the root of a subtree): finds its level's copy.
+    #[inline(always)]
+    fn descend<L: Level>(
+        &mut self,
+        t: T,
+        ctx: &mut Context<'_>,
+        occ: T::Word,
+        avail: u64,
+        left: usize,
+    ) {
+        if L::LEFT == left || L::LEFT == 0 {
+            self.search::<L>(t, ctx, occ, avail);
+        } else {
+            self.descend::<L::Below>(t, ctx, occ, avail, left);
+        }
+    }
+
+    /// The search below a node with `L::LEFT` pieces left.
+    fn search<L: Level>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
+        let left = L::LEFT;
+        let pieces = T::Top::LEFT;
+        if left <= self.floor {
+            // A solution, or a node where the driver splits the search.
+            if left == 0 {
+                if !ctx.report(&self.stack[..pieces]) {
+                    self.stop = true;
+                }
+            } else {
+                ctx.cut(&self.stack[..pieces - left]);
+            }
+            return;
+        }
+        if let Some(h) = t.handover() {
+            if occ & h.before == h.before {
+                // Every cell before the tail is filled, so every image placed from here on
+                // lies in the tail: its solver searches on in its narrower word.
+                if let Some(tail) = &mut self.tail {
+                    if tail.enter(ctx, t.narrow(occ), avail, left, &self.stack, &self.copies) {
+                        self.stop = true;
+                    }
+                }
+                return;
+            }
+        }
+        if left > self.f_from {
+            if let Some(e) = t.e_table() {
+                self.search_e::<L>(t, e, ctx, occ, avail);
+                return;
+            }
+        }
+        self.try_span::<L>(t, ctx, occ, avail, t.f_span(occ));
+    }
+
+    /// Chooses the target by the E heuristic of the FILA article: among the open cells
+    /// with the fewest open neighbours, the one where the fewest images fit; then tries
+    /// that cell's images.
+    #[inline(never)]
+    fn search_e<L: Level>(
+        &mut self,
+        t: T,
+        e: &ETable<'_, T::Word>,
+        ctx: &mut Context<'_>,
+        occ: T::Word,
+        avail: u64,
+    ) {
+        let open = !occ & t.full();
+        let mut candidates = fewest_open_neighbours(t, e, open);
+        let mut best_fits = u32::MAX;
+        let mut best_set = 0;
+        while candidates != T::Word::ZERO {
+            let c = candidates.trailing_zeros() as usize;
+            candidates = candidates.clear_lowest();
+            let set = e.set(c, occ);
+            let fits = count_fits(e.span(set), occ, avail);
+            if fits < best_fits {
+                best_fits = fits;
+                best_set = set;
+                // No fit: a dead end. One fit: a forced move, as good as any.
+                if fits <= 1 {
+                    if fits == 0 {
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        self.try_span::<L>(t, ctx, occ, avail, e.span(best_set));
+    }
+
+    /// Tries the images of `span` whose shape is available: the fits of a block of
+    /// images at a time (eight in one vector register for 64-bit words) are found without
+    /// a branch per image, then each fit is placed.
+    ///
+    /// With eight-image blocks the test for open regions too small for any piece joins
+    /// the fit test (10x6: 39.4 -> 33.8 ms against testing it in the child); with one
+    /// image a block (wider words, which do not vectorise) it runs only on the images that
+    /// fit (one-sided pentominoes in 30x3: 92.6 -> 27.6 ms).
+    #[inline(always)]
+    fn try_span<L: Level>(
+        &mut self,
+        t: T,
+        ctx: &mut Context<'_>,
+        occ: T::Word,
+        avail: u64,
+        span: Span<'_, T::Word>,
+    ) {
+        let early = <<T::Word as Word>::Block as Block<T::Word>>::WIDTH > 1;
+        let (full, form) = (t.full(), t.isolation());
+        let shifts = t.shifts().unwrap_or(&[]);
+        let list = span.list;
+        let mut base = span.start;
+        while base < span.end {
+            let stop = if span.end - base > 64 {
+                base + 64
+            } else {
+                span.end
+            };
+            let (tried, mut fits) = if early {
+                fits_of_blocks(t, list, occ, avail, base, stop)
+            } else {
+                fits_of_words(list, occ, avail, base, stop)
+            };
+            self.attempts[L::LEFT & 63] += tried as u64;
+            while fits != 0 {
+                let k = base + fits.trailing_zeros() as usize;
+                fits &= fits - 1;
+                let mask = list.masks[k];
+                if !early
+                    && isolated::<T::Word, T::Word>(occ | mask, full, shifts, form) != T::Word::ZERO
+                {
+                    continue;
+                }
+                let s = list.shapes[k] as usize & 63;
+                let image = list.images[k];
+                if t.one_per_shape() {
+                    // With one piece of every shape, placing a piece clears its shape's bit.
+                    if self.place::<L>(t, ctx, occ | mask, avail & !(1u64 << s), image) {
+                        return;
+                    }
+                } else {
+                    self.copies[s] -= 1;
+                    let next = if self.copies[s] == 0 {
+                        avail & !(1u64 << s)
+                    } else {
+                        avail
+                    };
+                    let stop = self.place::<L>(t, ctx, occ | mask, next, image);
+                    self.copies[s] += 1;
+                    if stop {
+                        return;
+                    }
+                }
+            }
+            base = stop;
+        }
+    }
+
+    /// Places `image` (its mask already in `occ`) and searches on. Returns true when the
+    /// search must stop.
+    #[inline(always)]
+    fn place<L: Level>(
+        &mut self,
+        t: T,
+        ctx: &mut Context<'_>,
+        occ: T::Word,
+        next: u64,
+        image: u16,
+    ) -> bool {
+        let left = L::LEFT;
+        // (Never reached with no piece left: `wrapping_sub` keeps that level's copy free
+        // of an overflow.)
+        let below = left.wrapping_sub(1);
+        self.fits[left & 63] += 1;
+        if below > self.prune_from && !self.prune_ok(t, occ, next, below, image) {
+            return self.stop;
+        }
+        self.stack[T::Top::LEFT.wrapping_sub(left) & 63] = image;
+        self.search::<L::Below>(t, ctx, occ, next);
+        self.stop
+    }
+
+    /// Whether the volume and parity backtracks, where they apply with `remaining` pieces
+    /// left to place, let the search go on below the placement of `image`.
+    #[inline(never)]
+    fn prune_ok(&self, t: T, occ: T::Word, avail: u64, remaining: usize, image: u16) -> bool {
+        let p = t.pruning();
+        (remaining <= self.volume_from
+            || volume_ok(p, t.shifts(), t.full(), occ, avail, &self.copies, image))
+            && (remaining <= self.parity_from || parity_ok(p, t.full(), occ, avail, &self.copies))
+    }
+}
+
+/// The open cells with the fewest open neighbours: by three bit-sliced counters (a full
+/// adder per direction) where the neighbour relations are shifts, else cell by cell.
+#[inline(always)]
+fn fewest_open_neighbours<T: Tables>(t: T, e: &ETable<'_, T::Word>, open: T::Word) -> T::Word {
+    let zero = T::Word::ZERO;
+    match t.shifts() {
+        Some(shifts) => {
+            let (mut b0, mut b1, mut b2) = (zero, zero, zero);
+            for s in shifts {
+                let x = neighbours_in(s, open);
+                let carry = b0 & x;
+                b0 ^= x;
+                b2 |= b1 & carry;
+                b1 ^= carry;
+            }
+            let pick = |b: T::Word, on: bool| if on { b } else { !b };
+            for k in 0..=shifts.len() {
+                let class =
+                    open & pick(b2, k & 4 != 0) & pick(b1, k & 2 != 0) & pick(b0, k & 1 != 0);
+                if class != zero {
+                    return class;
+                }
+            }
+            zero
+        }
+        None => {
+            let mut fewest = u32::MAX;
+            let mut candidates = zero;
+            let mut rest = open;
+            while rest != zero {
+                let c = rest.trailing_zeros() as usize;
+                rest = rest.clear_lowest();
+                let n = (e.neighbour_masks[c] & open).count_ones();
+                if n < fewest {
+                    fewest = n;
+                    candidates = zero;
+                }
+                if n == fewest {
+                    candidates |= T::Word::bit(c);
+                }
+            }
+            candidates
+        }
+    }
+}
+
+/// The number of images of available shapes in `span` that fit, a block at a time
+/// without a branch per image.
+#[inline(always)]
+fn count_fits<W: Word>(span: Span<'_, W>, occ: W, avail: u64) -> u32 {
+    let width = <W::Block as Block<W>>::WIDTH;
+    let lanes_full: u8 = ((1u16 << width) - 1) as u8;
+    let o = <W::Block as Block<W>>::splat(occ);
+    let mut fits = 0;
+    let mut at = span.start;
+    while at < span.end {
+        let m = <W::Block as Block<W>>::load(&span.list.masks[at..at + width]);
+        let valid = if span.end - at >= width {
+            lanes_full
+        } else {
+            (1u8 << (span.end - at)) - 1
+        };
+        let available = <W::Block as Block<W>>::available(avail, &span.list.shapes[at..at + width]);
+        fits += (available & valid & (o & m).zero_lanes()).count_ones();
+        at += width;
+    }
+    fits
+}
+
+/// The images of `list[base..stop]` (at most 64) whose shape is available, and those of
+/// them that fit without leaving an open region too small for any piece, as bits from
+/// `base`: a block of images at a time, without a branch per image.
+///
+/// Its own function, not inlined: inlined into the walk that places the fits, its vector
+/// constants lived across the recursive calls there and were spilled, and reloaded inside
+/// this loop (10x6: 25.3 against 24.2 ms before the kernels moved here).
+#[inline(never)]
+fn fits_of_blocks<T: Tables>(
+    t: T,
+    list: &List<'_, T::Word>,
+    occ: T::Word,
+    avail: u64,
+    base: usize,
+    stop: usize,
+) -> (u32, u64) {
+    type B<T> = <<T as Tables>::Word as Word>::Block;
+    let width = <B<T> as Block<T::Word>>::WIDTH;
+    let lanes_full: u8 = ((1u16 << width) - 1) as u8;
+    let (full, form) = (t.full(), t.isolation());
+    let shifts = t.shifts().unwrap_or(&[]);
+    let o = <B<T>>::splat(occ);
+    let mut tried = 0;
+    let mut fits = 0;
+    let mut at = base;
+    while at < stop {
+        let m = <B<T>>::load(&list.masks[at..at + width]);
+        let valid = if stop - at >= width {
+            lanes_full
+        } else {
+            (1u8 << (stop - at)) - 1
+        };
+        let available = <B<T>>::available(avail, &list.shapes[at..at + width]) & valid;
+        tried += available.count_ones();
+        let fit =
+            available & (o & m).zero_lanes() & isolated(o | m, full, shifts, form).zero_lanes();
+        fits |= (fit as u64) << (at - base);
+        at += width;
+    }
+    (tried, fits)
+}
+
+/// The same for one image a block (words wider than 64 bits, which do not vectorise):
+/// the fit alone, the region test being left to the fits.
+#[inline(always)]
+fn fits_of_words<W: Word>(
+    list: &List<'_, W>,
+    occ: W,
+    avail: u64,
+    base: usize,
+    stop: usize,
+) -> (u32, u64) {
+    let mut tried: u64 = 0;
+    let mut fits: u64 = 0;
+    for (k, (&m, &s)) in list.masks[base..stop]
+        .iter()
+        .zip(&list.shapes[base..stop])
+        .enumerate()
+    {
+        let available = (avail >> s) & 1;
+        tried |= available << k;
+        fits |= (available & (occ & m == W::ZERO) as u64) << k;
+    }
+    (tried.count_ones(), fits)
+}

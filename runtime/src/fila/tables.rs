@@ -1,0 +1,220 @@
+//! What a FILA solver knows of its puzzle: the [`Tables`] trait, and the tables it hands
+//! to the kernels. A generated solver implements it on a unit struct whose methods return
+//! constants and statics, so that the compiler specialises every kernel with them; the
+//! run-time engine implements it on tables built when it starts.
+
+use super::bits::Word;
+use super::level::Level;
+
+/// An image list: image numbers with their occupancy masks and shapes, side by side.
+/// A walk reads `WIDTH` entries at a time from any start below its end, so a list walked
+/// by eight-image blocks has seven entries past the end of its last set.
+pub struct List<'a, W> {
+    pub masks: &'a [W],
+    pub images: &'a [u16],
+    pub shapes: &'a [u8],
+}
+
+/// Part of a list: the entries `start..end` of `list`.
+pub struct Span<'a, W> {
+    pub list: &'a List<'a, W>,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl<'a, W> Span<'a, W> {
+    /// The whole of `list`.
+    #[inline(always)]
+    pub fn all(list: &'a List<'a, W>) -> Span<'a, W> {
+        Span {
+            list,
+            start: 0,
+            end: list.images.len(),
+        }
+    }
+}
+
+/// The F stage as flat tables (64-bit words): each cell's image list sets (POF: the
+/// images whose least cell it is), indexed by the occupancy of its context cells (NOF).
+pub struct FTable<'a> {
+    /// For each cell, its context cells; bit k of a set's index is the occupancy of the
+    /// k-th lowest. Sized 64 so that `c & 63` needs no check.
+    pub context: &'a [u64; 64],
+    /// The first set of each cell.
+    pub set_base: &'a [u32; 64],
+    /// Set t's entries are `index[t]..index[t + 1]`.
+    pub index: &'a [u32],
+    /// The entries of every set, by shape within a set, with seven past the last.
+    pub list: List<'a, u64>,
+}
+
+impl FTable<'_> {
+    /// The image list set of the first open cell of `occ`.
+    #[inline(always)]
+    pub fn span(&self, occ: u64) -> Span<'_, u64> {
+        let c = (!occ).trailing_zeros() as usize & 63;
+        let set = self.set_base[c] as usize + crate::lanes::gather(occ, self.context[c]);
+        Span {
+            list: &self.list,
+            start: self.index[set] as usize,
+            end: self.index[set + 1] as usize,
+        }
+    }
+}
+
+/// The tables of the E heuristic: every image covering a cell, per state of all its
+/// neighbours (no fixed order, so no POF).
+pub struct ETable<'a, W> {
+    /// Each cell's neighbours, ascending; bit k of its index is the occupancy of the k-th.
+    pub neighbours: &'a [&'a [u16]],
+    /// The same as masks.
+    pub neighbour_masks: &'a [W],
+    /// The first set of each cell (a cell with k neighbours has 2^k).
+    pub set_base: &'a [u32],
+    /// Set t's entries are `index[t]..index[t + 1]`.
+    pub index: &'a [u32],
+    /// The entries, padded like the F stage's when walked by blocks.
+    pub list: List<'a, W>,
+}
+
+impl<W: Word> ETable<'_, W> {
+    /// The image list set of cell `c` in the neighbour state of `occ`.
+    #[inline(always)]
+    pub fn set(&self, c: usize, occ: W) -> usize {
+        self.set_base[c] as usize + occ.gather(self.neighbour_masks[c], self.neighbours[c])
+    }
+
+    #[inline(always)]
+    pub fn span(&self, set: usize) -> Span<'_, W> {
+        Span {
+            list: &self.list,
+            start: self.index[set] as usize,
+            end: self.index[set + 1] as usize,
+        }
+    }
+}
+
+/// A neighbour relation as a shift of the occupancy word: every cell of `from` has its
+/// neighbour in this direction at its own number plus `by`.
+pub struct Shift<W> {
+    pub by: i32,
+    pub from: W,
+}
+
+/// The test for open regions too small for any piece, run on every image that fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// No test (a piece of one cell, or a numbering with no shifts).
+    None,
+    /// A cell with no open neighbour.
+    Cells,
+    /// A cell with no open neighbour, or two cells that are each other's only one (every
+    /// piece has three cells or more; this pays in the plane, not in space).
+    Pairs,
+}
+
+/// Which region sizes the pieces left can fill.
+pub enum Fillable<'a> {
+    /// Every piece has this size: the multiples of it.
+    Multiple(u32),
+    /// The sums of these sizes (one per shape) with the copies left.
+    Sums(&'a [u32]),
+}
+
+/// The tables of the volume and parity backtracks (polycube's `-v N` and `-p`).
+pub struct Pruning<'a, W> {
+    /// The open cells around each image: a region its placement closes off touches it.
+    pub halo: &'a [W],
+    /// Each cell's neighbours, for growing regions where the numbering has no shifts.
+    pub neighbours: &'a [W],
+    pub fillable: Fillable<'a>,
+    /// The cells of one colour of the checkerboard.
+    pub black: W,
+    /// For each shape, the colour balances (black minus white cells) of its images;
+    /// `None` when they range beyond what the parity test's 128-bit set of sums holds.
+    pub balances: Option<&'a [&'a [i32]]>,
+}
+
+/// The hand-over to a narrower solver for the last cells, once every cell before them
+/// is filled.
+pub struct Handover<'a, T: Tables> {
+    /// The cells before the narrower solver's.
+    pub before: T::Word,
+    /// The narrower solver's tables.
+    pub tables: &'a T::Tail,
+}
+
+/// Everything a FILA solver knows of its puzzle.
+///
+/// Every method is called on the hot path and must be cheap: a generated solver returns
+/// constants and references to statics, which the compiler folds into the kernels.
+pub trait Tables: Copy + Send + Sync + 'static {
+    type Word: Word;
+    /// The level of a whole search: as many as there are pieces to place.
+    type Top: Level;
+    /// The narrower solver this one hands over to ([`NoTail`] for none).
+    type Tail: Tables;
+
+    /// Copies of each shape.
+    fn copies(&self) -> &[u8];
+    /// Every piece's shape has one copy: placing a piece clears its shape's bit.
+    fn one_per_shape(&self) -> bool;
+    /// Every cell filled.
+    fn full(&self) -> Self::Word;
+    /// The neighbour relations as shifts, when the numbering makes them shifts.
+    fn shifts(&self) -> Option<&[Shift<Self::Word>]>;
+    fn isolation(&self) -> Isolation;
+    /// The image list set of the first open cell of `occ` (the F heuristic).
+    fn f_span(&self, occ: Self::Word) -> Span<'_, Self::Word>;
+    /// The E stage, if the solver has one.
+    fn e_table(&self) -> Option<&ETable<'_, Self::Word>>;
+    fn pruning(&self) -> &Pruning<'_, Self::Word>;
+    /// The hand-over, if the solver has a narrower one.
+    fn handover(&self) -> Option<Handover<'_, Self>>;
+    /// The occupancy of the tail's cells, in its word, from this solver's.
+    fn narrow(&self, occ: Self::Word) -> <Self::Tail as Tables>::Word;
+}
+
+/// No narrower solver: the tail of a solver that does not hand over.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTail<W>(std::marker::PhantomData<W>);
+
+impl<W: Word> Tables for NoTail<W> {
+    type Word = W;
+    type Top = super::level::L0;
+    type Tail = NoTail<W>;
+    fn copies(&self) -> &[u8] {
+        &[]
+    }
+    fn one_per_shape(&self) -> bool {
+        true
+    }
+    fn full(&self) -> W {
+        W::ZERO
+    }
+    fn shifts(&self) -> Option<&[Shift<W>]> {
+        None
+    }
+    fn isolation(&self) -> Isolation {
+        Isolation::None
+    }
+    fn f_span(&self, _occ: W) -> Span<'_, W> {
+        Span::all(&List {
+            masks: &[],
+            images: &[],
+            shapes: &[],
+        })
+    }
+    fn e_table(&self) -> Option<&ETable<'_, W>> {
+        None
+    }
+    fn pruning(&self) -> &Pruning<'_, W> {
+        unreachable!("a solver with no tail is never searched")
+    }
+    fn handover(&self) -> Option<Handover<'_, Self>> {
+        None
+    }
+    fn narrow(&self, occ: W) -> W {
+        occ
+    }
+}
