@@ -46,6 +46,7 @@ pub fn load(file: &str, text: &str) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
     }
 }
 pub mod emit;
+pub mod explain;
 pub mod lower;
 pub mod stamp;
 
@@ -209,40 +210,7 @@ pub fn solver_name(path: &str) -> String {
 /// Generates the solver for the one puzzle in `text`, read from `path` (as the user
 /// names it, for diagnostics and the stamp; its stem names the solver).
 pub fn generate(path: &str, text: &str, config: &Config) -> Result<Generated, Vec<Diagnostic>> {
-    let mut puzzles = load(path, text)?;
-    let count = puzzles.len();
-    let [puzzle] = &mut puzzles[..] else {
-        return Err(vec![Diagnostic::new(
-            path,
-            1,
-            1,
-            format!("a generated solver is for one puzzle, and this file holds {count}"),
-        )]);
-    };
-    let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
-    // The volume filter shapes the images: before anything is made from them.
-    if config.pruning.volume_filter {
-        puzzle.volume_filter();
-    }
-    let mut info = info::puzzle_info(puzzle, &config.redundancy, "generated FILA solver")
-        .map_err(|e| at_d(e.0))?;
-    info.pruning = config.pruning;
-    let ir = lower::lower(
-        puzzle,
-        &lower::Options {
-            f_from: config
-                .f_from
-                .unwrap_or_else(|| lower::default_f_from(puzzle)),
-            e_stage: config.e_stage,
-            word_bits: config.word_bits.unwrap_or(0),
-            tails: config.tails.clone(),
-        },
-    )
-    .map_err(|e| at_d(e.0))?;
-    info.order = Some(runtime::Order {
-        f_from: ir.f_from,
-        e_stage: ir.e_stage.is_some(),
-    });
+    let Lowered { puzzle, info, ir } = prepare(path, text, config)?;
     let description = format!(
         "A FILA solver for {path}: {} cells, {} pieces of {} shapes, {} images; {} placed first.",
         ir.cells,
@@ -259,6 +227,59 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<Generated, Ve
         code,
         data: emitted.data,
     })
+}
+
+/// What `cargo xtask gen --explain` prints: for each cell in fill order, its coordinates,
+/// the cells its image list set is chosen by, and each set's images by piece.
+pub fn explain(path: &str, text: &str, config: &Config) -> Result<String, Vec<Diagnostic>> {
+    let Lowered { puzzle, ir, .. } = prepare(path, text, config)?;
+    Ok(explain::explain(path, &puzzle, &ir))
+}
+
+/// A puzzle read, modelled and lowered as `config` asks.
+struct Lowered {
+    puzzle: model::Puzzle,
+    info: runtime::PuzzleInfo,
+    ir: lower::Ir,
+}
+
+fn prepare(path: &str, text: &str, config: &Config) -> Result<Lowered, Vec<Diagnostic>> {
+    let mut puzzles = load(path, text)?;
+    let count = puzzles.len();
+    if count != 1 {
+        return Err(vec![Diagnostic::new(
+            path,
+            1,
+            1,
+            format!("a generated solver is for one puzzle, and this file holds {count}"),
+        )]);
+    }
+    let mut puzzle = puzzles.remove(0);
+    let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
+    // The volume filter shapes the images: before anything is made from them.
+    if config.pruning.volume_filter {
+        puzzle.volume_filter();
+    }
+    let mut info = info::puzzle_info(&puzzle, &config.redundancy, "generated FILA solver")
+        .map_err(|e| at_d(e.0))?;
+    info.pruning = config.pruning;
+    let ir = lower::lower(
+        &puzzle,
+        &lower::Options {
+            f_from: config
+                .f_from
+                .unwrap_or_else(|| lower::default_f_from(&puzzle)),
+            e_stage: config.e_stage,
+            word_bits: config.word_bits.unwrap_or(0),
+            tails: config.tails.clone(),
+        },
+    )
+    .map_err(|e| at_d(e.0))?;
+    info.order = Some(runtime::Order {
+        f_from: ir.f_from,
+        e_stage: ir.e_stage.is_some(),
+    });
+    Ok(Lowered { puzzle, info, ir })
 }
 
 /// The line of the first `D` directive, where puzzle-wide problems are reported.

@@ -207,6 +207,12 @@ pub fn gen_one(
     Ok(outcome)
 }
 
+/// What `cargo xtask gen --explain` prints for the puzzle file `file`.
+pub fn explain_one(root: &Path, file: &Path, config: &generator::Config) -> Result<String, String> {
+    let Source { label, text, .. } = Source::read(root, file)?;
+    generator::explain(&label, &text, config).map_err(|d| generator::diag::render(&d))
+}
+
 /// Fails when a generated file or stub has no puzzle behind it.
 pub fn check_orphans(root: &Path) -> Result<(), String> {
     for dir in ["generated", "src/bin"] {

@@ -11,7 +11,7 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-const USAGE: &str = "usage: cargo xtask gen [--check | --tune] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+const USAGE: &str = "usage: cargo xtask gen [--check | --tune | --explain] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,7 +40,7 @@ fn all_puzzles(root: &Path) -> Vec<PathBuf> {
 
 fn gen(args: &[String]) -> ExitCode {
     let root = root();
-    let (mut check, mut tune) = (false, false);
+    let (mut check, mut tune, mut explain) = (false, false, false);
     let mut options: Vec<String> = Vec::new();
     let mut fixed = xtask::tune::Fixed::default();
     let mut files = Vec::new();
@@ -49,6 +49,7 @@ fn gen(args: &[String]) -> ExitCode {
         match a.as_str() {
             "--check" => check = true,
             "--tune" => tune = true,
+            "--explain" => explain = true,
             "-V" | "--e-stage" => {
                 fixed.volume_filter |= a == "-V";
                 options.push(a.clone());
@@ -70,6 +71,10 @@ fn gen(args: &[String]) -> ExitCode {
     }
     if check && tune {
         eprintln!("error: --check compares with the recorded options; --tune measures new ones");
+        return ExitCode::from(2);
+    }
+    if explain && (check || tune) {
+        eprintln!("error: --explain prints the tables of the recorded (or given) options, and writes nothing");
         return ExitCode::from(2);
     }
     // Options given on the command line win; otherwise each puzzle keeps the options its
@@ -101,8 +106,9 @@ fn gen(args: &[String]) -> ExitCode {
         let config = match (&given, recorded) {
             (Some(given), _) if !tune => given.clone(),
             (None, Some(recorded)) if !tune => recorded,
-            // A missing file is stale, whatever options it would be made with.
-            (None, None) if check => generator::Config::default(),
+            // A missing file is stale, whatever options it would be made with; one never
+            // generated is explained with the defaults.
+            (None, None) if check || explain => generator::Config::default(),
             // Tuning: from what was given, or from the recorded filter piece alone.
             (given, recorded) => {
                 let base = given.clone().unwrap_or_else(|| generator::Config {
@@ -119,6 +125,18 @@ fn gen(args: &[String]) -> ExitCode {
             }
         };
         configs.push(config);
+    }
+    if explain {
+        for (file, config) in files.iter().zip(&configs) {
+            match xtask::explain_one(&root, file, config) {
+                Ok(text) => print!("{text}"),
+                Err(message) => {
+                    eprint!("{message}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        return ExitCode::SUCCESS;
     }
     let mut failed = false;
     let mut stale = Vec::new();

@@ -1,0 +1,246 @@
+//! `cargo xtask gen --explain`: a generated solver's FILA tables in words. For each cell
+//! in fill order: its coordinates, the cells whose occupancy chooses its image list set
+//! (NOF) and what each index bit means, then every neighbour state with its images by
+//! piece (POF: only the images whose first cell it is). The E stage and the narrower
+//! solvers of the last cells follow, more briefly.
+
+use std::fmt::Write as _;
+
+use crate::geometry::Coord;
+use crate::lower::{CellPlan, EStage, FStage, FTable, Ir, Mask};
+use crate::model::Puzzle;
+
+/// The explanation of `ir`, the IR lowered from `puzzle` (read from `path`).
+pub fn explain(path: &str, puzzle: &Puzzle, ir: &Ir) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# {path}: {} open cells, {} pieces of {} shapes, {} images",
+        ir.cells,
+        ir.pieces,
+        ir.shape_counts.len(),
+        puzzle.images.len()
+    );
+    let _ = writeln!(
+        out,
+        "# cells are numbered in fill order; an image is written as its piece and its cells"
+    );
+    explain_solver(&mut out, puzzle, ir, 0);
+    out
+}
+
+/// One solver, whose cell 0 is the puzzle's cell `offset` (a narrower solver's cells are
+/// the last cells of the box).
+fn explain_solver(out: &mut String, puzzle: &Puzzle, ir: &Ir, offset: usize) {
+    let _ = writeln!(out, "\n## a solver in a {}-bit word", ir.word.bits());
+    let _ = writeln!(
+        out,
+        "# the isolation test: {:?}; E heuristic while more than {} pieces are left, then F",
+        ir.isolation, ir.f_from
+    );
+    match &ir.f_stage {
+        FStage::Table(ft) => explain_table(out, puzzle, ft, offset),
+        FStage::Cells(plans) => explain_cells(out, puzzle, plans, offset),
+    }
+    if let Some(e) = &ir.e_stage {
+        explain_e_stage(out, puzzle, e, offset);
+    }
+    if let Some(tail) = &ir.tail {
+        let _ = writeln!(
+            out,
+            "\n# once every cell before cell {} is filled, the search goes on in a narrower word",
+            offset + tail.from
+        );
+        explain_solver(out, puzzle, &tail.ir, offset + tail.from);
+    }
+}
+
+/// The F stage from flat tables: each cell's context cells, and its sets.
+fn explain_table(out: &mut String, puzzle: &Puzzle, ft: &FTable, offset: usize) {
+    let _ = writeln!(
+        out,
+        "# F stage: flat tables; a cell's set is chosen by the occupancy of the later cells most of its images cover"
+    );
+    for (c, sets) in ft.sets.iter().enumerate() {
+        let cell = offset + c;
+        let context: Vec<usize> = bits(ft.context[c]);
+        let meaning: Vec<String> = context
+            .iter()
+            .enumerate()
+            .map(|(k, &d)| {
+                format!(
+                    "bit {k} = cell {} {}",
+                    offset + d,
+                    relative(puzzle, cell, offset + d)
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "\ncell {cell} at {}", at(puzzle, cell));
+        let _ = writeln!(
+            out,
+            "  index: {}",
+            if meaning.is_empty() {
+                "none (one set)".to_string()
+            } else {
+                meaning.join(", ")
+            }
+        );
+        for (state, images) in sets.iter().enumerate() {
+            let filled: Vec<String> = context
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| state >> k & 1 == 1)
+                .map(|(_, &d)| (offset + d).to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  state {state} ({}): {}",
+                if filled.is_empty() {
+                    "all open".to_string()
+                } else {
+                    format!("cells {} filled", filled.join(", "))
+                },
+                images_by_piece(puzzle, images)
+            );
+        }
+    }
+}
+
+/// The F stage as index functions: each cell's neighbours, and the set of each state.
+fn explain_cells(out: &mut String, puzzle: &Puzzle, plans: &[CellPlan], offset: usize) {
+    let _ = writeln!(
+        out,
+        "# F stage: one index function per cell, reading the neighbours that can be open there"
+    );
+    for plan in plans {
+        let cell = offset + plan.cell as usize;
+        let _ = writeln!(out, "\ncell {cell} at {}", at(puzzle, cell));
+        let reads: Vec<String> = plan
+            .open_neighbours
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                format!(
+                    "bit {k} = cell {} ({})",
+                    offset + n.cell as usize,
+                    n.direction
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "  index: {}",
+            if reads.is_empty() {
+                "none (one set)".to_string()
+            } else {
+                reads.join(", ")
+            }
+        );
+        for (state, lists) in plan.sets.iter().enumerate() {
+            let words: Vec<String> = plan
+                .open_neighbours
+                .iter()
+                .enumerate()
+                .map(|(k, n)| {
+                    let filled = state >> k & 1 == 1;
+                    format!("{} {}", n.direction, if filled { "filled" } else { "open" })
+                })
+                .collect();
+            let images: Vec<usize> = lists
+                .iter()
+                .flat_map(|l| l.images.iter().copied())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  state {state} ({}): {}",
+                if words.is_empty() {
+                    "-".to_string()
+                } else {
+                    words.join(", ")
+                },
+                images_by_piece(puzzle, &images)
+            );
+        }
+    }
+}
+
+/// The E stage, one line a cell.
+fn explain_e_stage(out: &mut String, puzzle: &Puzzle, e: &EStage, offset: usize) {
+    let _ = writeln!(
+        out,
+        "\n# E stage: every image covering a cell, per state of all its neighbours"
+    );
+    for (c, neighbours) in e.neighbours.iter().enumerate() {
+        let sets = e.set_base[c + 1] - e.set_base[c];
+        let first = e.set_base[c] as usize;
+        let images = e.index[first + 1] - e.index[first];
+        let names: Vec<String> = neighbours
+            .iter()
+            .map(|&n| {
+                format!(
+                    "{} {}",
+                    offset + n as usize,
+                    relative(puzzle, offset + c, offset + n as usize)
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "cell {} at {}: neighbours {}; {sets} sets, {images} images with every neighbour open",
+            offset + c,
+            at(puzzle, offset + c),
+            names.join(", ")
+        );
+    }
+}
+
+/// The cells of a mask, ascending.
+fn bits(mask: Mask) -> Vec<usize> {
+    (0..Mask::BITS)
+        .filter(|&c| mask.bit_at(c as u32) == 1)
+        .collect()
+}
+
+fn at(puzzle: &Puzzle, cell: usize) -> String {
+    let [x, y, z] = puzzle.cells[cell];
+    format!("({x}, {y}, {z})")
+}
+
+/// Where cell `d` lies from cell `c`, as a direction when it is a neighbour.
+fn relative(puzzle: &Puzzle, c: usize, d: usize) -> String {
+    let (a, b): (Coord, Coord) = (puzzle.cells[c], puzzle.cells[d]);
+    let delta = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let axes: Vec<String> = ["x", "y", "z"]
+        .iter()
+        .zip(delta)
+        .filter(|(_, v)| *v != 0)
+        .map(|(axis, v)| format!("{v:+}{axis}"))
+        .collect();
+    format!("({})", axes.join(" "))
+}
+
+/// Images grouped by piece. Every solver numbers its images as the model does (a
+/// narrower solver's are renumbered to the wider one's).
+fn images_by_piece(puzzle: &Puzzle, images: &[usize]) -> String {
+    if images.is_empty() {
+        return "no image".to_string();
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < images.len() {
+        let shape = puzzle.images[images[k]].shape;
+        let name = &puzzle.pieces[puzzle.shapes[shape].pieces[0]].name;
+        let mut group = Vec::new();
+        while k < images.len() && puzzle.images[images[k]].shape == shape {
+            let cells: Vec<String> = puzzle.images[images[k]]
+                .cells
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            group.push(format!("{{{}}}", cells.join(",")));
+            k += 1;
+        }
+        out.push(format!("{name} {}", group.join(" ")));
+    }
+    format!("{} images: {}", images.len(), out.join("; "))
+}
