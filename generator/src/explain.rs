@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::geometry::Coord;
+use crate::emit::offset;
 use crate::lower::{CellPlan, EStage, FStage, FTable, Ir, Mask};
 use crate::model::Puzzle;
 
@@ -33,10 +33,18 @@ pub fn explain(path: &str, puzzle: &Puzzle, ir: &Ir) -> String {
 /// the last cells of the box).
 fn explain_solver(out: &mut String, puzzle: &Puzzle, ir: &Ir, offset: usize) {
     let _ = writeln!(out, "\n## a solver in a {}-bit word", ir.word.bits());
+    let order = if ir.e_stage.is_some() {
+        format!(
+            "the E heuristic while more than {} pieces are left, then F",
+            ir.f_from
+        )
+    } else {
+        "the F heuristic throughout".to_string()
+    };
     let _ = writeln!(
         out,
-        "# the isolation test: {:?}; E heuristic while more than {} pieces are left, then F",
-        ir.isolation, ir.f_from
+        "# the test for regions too small for any piece: {:?}; {order}",
+        ir.isolation
     );
     match &ir.f_stage {
         FStage::Table(ft) => explain_table(out, puzzle, ft, offset),
@@ -206,17 +214,9 @@ fn at(puzzle: &Puzzle, cell: usize) -> String {
     format!("({x}, {y}, {z})")
 }
 
-/// Where cell `d` lies from cell `c`, as a direction when it is a neighbour.
+/// Where cell `d` lies from cell `c`.
 fn relative(puzzle: &Puzzle, c: usize, d: usize) -> String {
-    let (a, b): (Coord, Coord) = (puzzle.cells[c], puzzle.cells[d]);
-    let delta = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    let axes: Vec<String> = ["x", "y", "z"]
-        .iter()
-        .zip(delta)
-        .filter(|(_, v)| *v != 0)
-        .map(|(axis, v)| format!("{v:+}{axis}"))
-        .collect();
-    format!("({})", axes.join(" "))
+    format!("({})", offset(puzzle.cells[c], puzzle.cells[d]))
 }
 
 /// Images grouped by piece. Every solver numbers its images as the model does (a
@@ -242,5 +242,42 @@ fn images_by_piece(puzzle: &Puzzle, images: &[usize]) -> String {
         }
         out.push(format!("{name} {}", group.join(" ")));
     }
-    format!("{} images: {}", images.len(), out.join("; "))
+    let count = match images.len() {
+        1 => "1 image".to_string(),
+        n => format!("{n} images"),
+    };
+    format!("{count}: {}", out.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Config;
+
+    fn tiny() -> (&'static str, String) {
+        let path = "tests/ui/puzzles/tiny.txt";
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path),
+        )
+        .unwrap();
+        (path, text)
+    }
+
+    /// What the generator decides for a small puzzle, in words: a change to lowering
+    /// shows here as a diff to review (`cargo insta review`).
+    #[test]
+    fn the_explanation_of_a_tiny_puzzle() {
+        let (path, text) = tiny();
+        insta::assert_snapshot!(crate::explain(path, &text, &Config::default()).unwrap());
+    }
+
+    /// The whole generated file of a small puzzle, after its stamp (which names the
+    /// generator's version): a change to what the emitter writes shows here as a diff.
+    #[test]
+    fn the_generated_file_of_a_tiny_puzzle() {
+        let (path, text) = tiny();
+        let generated = crate::generate(path, &text, &Config::default()).unwrap();
+        assert!(generated.data.is_empty(), "a tiny puzzle's tables are literals");
+        let (_stamp, code) = generated.code.split_once("\n\n").unwrap();
+        insta::assert_snapshot!(code);
+    }
 }

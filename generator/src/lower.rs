@@ -80,6 +80,8 @@ pub struct CellPlan {
 pub struct Ir {
     pub word: Word,
     pub cells: usize,
+    /// The coordinates of each cell, in fill order (for the comments).
+    pub coords: Vec<Coord>,
     /// Pieces to place in every solution.
     pub pieces: usize,
     /// Copies of each shape.
@@ -356,6 +358,7 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     Ok(Ir {
         word,
         cells,
+        coords: puzzle.cells.clone(),
         pieces,
         shape_counts: puzzle.shapes.iter().map(|s| s.count()).collect(),
         masks,
@@ -696,4 +699,174 @@ fn f_table(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> FTable {
         sets.push(cell_sets);
     }
     FTable { context, sets }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every puzzle of the repository (those that generate), by file name.
+    fn puzzles() -> Vec<(String, Puzzle)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut out = Vec::new();
+        for dir in ["puzzles", "tests/puzzles", "tests/ui/puzzles"] {
+            let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+                .collect();
+            files.sort();
+            for file in files {
+                let text = std::fs::read_to_string(&file).unwrap();
+                let label = file.display().to_string();
+                if let Ok(mut loaded) = crate::load(&label, &text) {
+                    if loaded.len() == 1 {
+                        out.push((label, loaded.remove(0)));
+                    }
+                }
+            }
+        }
+        assert!(out.len() >= 10, "the puzzles of the repository load");
+        out
+    }
+
+    fn mask_of(puzzle: &Puzzle, i: usize) -> Mask {
+        puzzle.images[i]
+            .cells
+            .iter()
+            .fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize))
+    }
+
+    /// The images whose first cell is `c` (POF), in the order the sets keep: by shape.
+    fn pof(puzzle: &Puzzle, c: usize) -> Vec<usize> {
+        let mut images: Vec<usize> = (0..puzzle.images.len())
+            .filter(|&i| puzzle.images[i].cells[0] as usize == c)
+            .collect();
+        images.sort_by_key(|&i| (puzzle.images[i].shape, i));
+        images
+    }
+
+    /// Each set holds exactly the images of POF that meet no context cell its state
+    /// fills (NOF): state 0 is the whole POF list.
+    fn check_sets(puzzle: &Puzzle, c: usize, context: &[usize], sets: &[Vec<usize>]) {
+        assert_eq!(sets.len(), 1 << context.len());
+        let all = pof(puzzle, c);
+        assert_eq!(sets[0], all, "cell {c}: state 0 is the POF list");
+        for (state, set) in sets.iter().enumerate() {
+            let occupied = context
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| state >> k & 1 == 1)
+                .fold(Mask::ZERO, |m, (_, &d)| m | Mask::bit(d));
+            let expected: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&i| mask_of(puzzle, i) & occupied == Mask::ZERO)
+                .collect();
+            assert_eq!(set, &expected, "cell {c} state {state}");
+        }
+    }
+
+    fn lowered(puzzle: &Puzzle, word_bits: usize, tails: Tails) -> Ir {
+        lower(
+            puzzle,
+            &Options {
+                f_from: puzzle.mobile_pieces(),
+                e_stage: false,
+                word_bits,
+                tails,
+            },
+        )
+        .unwrap()
+    }
+
+    /// The F stage of every puzzle, in its own word and in a 128-bit one (per-cell
+    /// functions): every set avoids the cells its state fills and misses no image.
+    #[test]
+    fn every_set_is_its_cell_s_pof_list_less_what_its_state_fills() {
+        for (label, puzzle) in puzzles() {
+            for word_bits in [0, 128] {
+                if puzzle.cells.len() > 128 && word_bits == 128 {
+                    continue;
+                }
+                let ir = lowered(&puzzle, word_bits, Tails::Off);
+                match &ir.f_stage {
+                    FStage::Table(ft) => {
+                        for (c, sets) in ft.sets.iter().enumerate() {
+                            let context: Vec<usize> = (0..ir.cells)
+                                .filter(|&d| ft.context[c].bit_at(d as u32) == 1)
+                                .collect();
+                            assert!(context.len() <= CONTEXT_CELLS, "{label}");
+                            assert!(context.iter().all(|&d| d > c), "{label}: later cells");
+                            check_sets(&puzzle, c, &context, sets);
+                        }
+                    }
+                    FStage::Cells(plans) => {
+                        for plan in plans {
+                            let c = plan.cell as usize;
+                            let context: Vec<usize> =
+                                plan.open_neighbours.iter().map(|n| n.cell as usize).collect();
+                            let sets: Vec<Vec<usize>> = plan
+                                .sets
+                                .iter()
+                                .map(|lists| {
+                                    lists.iter().flat_map(|l| l.images.iter().copied()).collect()
+                                })
+                                .collect();
+                            check_sets(&puzzle, c, &context, &sets);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A tail's images are renumbered one to one onto the images that lie in its cells,
+    /// with the same cells (shifted) and shapes. `ir`'s cell 0 is the puzzle's `offset`.
+    fn check_tail(puzzle: &Puzzle, ir: &Ir, offset: usize) {
+        let Some(tail) = &ir.tail else { return };
+        let from = offset + tail.from;
+        let mut seen = vec![false; puzzle.images.len()];
+        for (i, image) in puzzle.images.iter().enumerate() {
+            let inside = image.cells[0] as usize >= from;
+            let shifted = if inside {
+                image
+                    .cells
+                    .iter()
+                    .fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize - from))
+            } else {
+                Mask::ZERO
+            };
+            assert_eq!(tail.ir.masks[i], shifted, "{}: image {i}", puzzle.name);
+            if inside {
+                assert_eq!(tail.ir.image_shapes[i], image.shape);
+                seen[i] = true;
+            }
+        }
+        if let FStage::Table(ft) = &tail.ir.f_stage {
+            for &i in ft.sets.iter().flatten().flatten() {
+                assert!(seen[i], "the tail lists only images that lie in it");
+            }
+        }
+        check_tail(puzzle, &tail.ir, from);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Tails of any size renumber their images one to one, on every puzzle wide
+        /// enough to have one.
+        #[test]
+        fn tails_renumber_their_images_one_to_one(k in 0usize..100, size in 8usize..64) {
+            let puzzles: Vec<(String, Puzzle)> =
+                puzzles().into_iter().filter(|(_, p)| p.cells.len() > 64).collect();
+            let (_, puzzle) = &puzzles[k % puzzles.len()];
+            let size = size.min(puzzle.cells.len() - 1);
+            let ir = lowered(puzzle, 0, Tails::Cells(vec![size]));
+            check_tail(puzzle, &ir, 0);
+            let auto = lowered(puzzle, 0, Tails::Auto);
+            check_tail(puzzle, &auto, 0);
+        }
+    }
 }

@@ -44,6 +44,7 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
     let mut context: Vec<u64> = ft.context.iter().map(|m| m.low_u128() as u64).collect();
     context.resize(64, 0);
     base.resize(64, 0);
+    let context_doc = context_doc(ir, ft);
     let context = context.iter().map(|&m| hex_literal(64, m as u128));
     let base = numbers(base);
     let full = ir.masks.iter().fold(Mask::ZERO, |m, &x| m | x);
@@ -90,8 +91,7 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
             index: F_INDEX,
             list: ::runtime::fila::List { masks: F_MASKS, images: F_IMAGES, shapes: F_SHAPES },
         };
-        /// For each cell, the later cells whose occupancy selects its image list set (NOF):
-        /// those that the most of its images cover.
+        #[doc = #context_doc]
         const F_CONTEXT: [Word; 64] = [#(#context),*];
         /// The first image list set of each cell.
         const F_SET_BASE: [u32; 64] = [#base];
@@ -105,6 +105,47 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
         functions: quote! {},
         tables,
     }
+}
+
+/// The doc of `F_CONTEXT`: each cell's context cells, by where they lie from it, and
+/// the bit of the index each gives.
+fn context_doc(ir: &Ir, ft: &FTable) -> String {
+    let mut doc = String::from(
+        " For each cell, the later cells whose occupancy selects its image list set (NOF):\n \
+         those that the most of its images cover. Bit k of a set's index is the k-th lowest.\n",
+    );
+    for (c, mask) in ft.context.iter().enumerate() {
+        let [x, y, z] = ir.coords[c];
+        let bits: Vec<String> = (0..ir.cells)
+            .filter(|&d| mask.bit_at(d as u32) == 1)
+            .enumerate()
+            .map(|(k, d)| format!("{k} = cell {d} ({})", offset(ir.coords[c], ir.coords[d])))
+            .collect();
+        doc.push_str(&format!(
+            "\n - cell {c} at ({x}, {y}, {z}): {}",
+            if bits.is_empty() {
+                "none".to_string()
+            } else {
+                bits.join(", ")
+            }
+        ));
+    }
+    doc
+}
+
+/// Where `to` lies from `from`: `+x`, `-y +z`, `+2x`.
+pub fn offset(from: crate::geometry::Coord, to: crate::geometry::Coord) -> String {
+    let parts: Vec<String> = ["x", "y", "z"]
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| to[i] != from[i])
+        .map(|(i, axis)| match to[i] - from[i] {
+            1 => format!("+{axis}"),
+            -1 => format!("-{axis}"),
+            v => format!("{v:+}{axis}"),
+        })
+        .collect();
+    parts.join(" ")
 }
 
 /// The F stage as one index function per cell (words wider than 64 bits).

@@ -22,6 +22,7 @@ use runtime::PuzzleInfo;
 use crate::lower::Ir;
 
 pub use data::{DataFile, LITERAL_ENTRIES};
+pub use f_stage::offset;
 
 /// A generated solver: its Rust, and the files of bytes it includes.
 #[derive(Clone, Debug, PartialEq, Eq)]
