@@ -1,6 +1,26 @@
 //! The fila runtime: what every generated solver links against, and what `fila solve`
 //! shares with them: the command line, the search driver, the symmetry check and
 //! polycube's output formats. It never depends on the generator.
+//!
+//! The modules form a one-way stack: each uses only modules listed before it.
+//!
+//! 1. `word`, `lanes`: the occupancy words and the eight-lane tests generated code uses.
+//! 2. `info`: what a solver tells the runtime about its puzzle.
+//! 3. `options`: the command line.
+//! 4. `output`: the solution layout and the statistics per level.
+//! 5. `symmetry`: the canonical check.
+//! 6. `progress`: the progress display.
+//! 7. `plan`: the options resolved against the solver ([`Plan`](plan::Plan),
+//!    [`UsageError`]).
+//! 8. `search`: the contract with a solver ([`Search`], [`Context`]) and the state of a
+//!    run that every thread shares.
+//! 9. `split`: the subtrees, and Knuth's estimates of their sizes.
+//! 10. `estimate`: `--estimate`'s measurement.
+//! 11. `checkpoint`: the record of the finished subtrees.
+//! 12. `report`: the `-i` block, written and read back ([`Summary`],
+//!     [`Report`](report::Report)).
+//! 13. `merge`: `fila merge`.
+//! 14. `driver`: [`run`], one run phase by phase.
 
 pub mod checkpoint;
 pub mod driver;
@@ -10,16 +30,22 @@ pub mod lanes;
 pub mod merge;
 pub mod options;
 pub mod output;
+pub mod plan;
 pub mod progress;
+pub mod report;
+pub mod search;
 pub mod split;
 pub mod symmetry;
 pub mod word;
 
-pub use driver::{run, Context, Search, Summary, UsageError};
+pub use driver::run;
 pub use info::{
     Element, FirstInfo, ImageInfo, MirrorRefusal, Order, Pruning, PuzzleInfo, Slot, SymmetryInfo,
 };
 pub use options::{Options, Shard};
+pub use plan::UsageError;
+pub use report::Summary;
+pub use search::{Context, Search};
 
 /// The `main` of a generated solver: parses the command line, runs, and exits with
 /// status 2 on a usage error.

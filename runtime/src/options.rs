@@ -24,15 +24,20 @@ impl std::fmt::Display for Shard {
     }
 }
 
-fn parse_shard(value: &str) -> Result<Shard, String> {
-    let bad = || format!("expected I/N with 1 <= I <= N, not '{value}'");
-    let (i, n) = value.split_once('/').ok_or_else(bad)?;
-    let index: usize = i.trim().parse().map_err(|_| bad())?;
-    let count: usize = n.trim().parse().map_err(|_| bad())?;
-    if index == 0 || index > count {
-        return Err(bad());
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Reads `I/N`, as `--shard` takes it and `-i` writes it.
+    fn from_str(value: &str) -> Result<Shard, String> {
+        let bad = || format!("expected I/N with 1 <= I <= N, not '{value}'");
+        let (i, n) = value.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
     }
-    Ok(Shard { index, count })
 }
 
 fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
@@ -103,7 +108,7 @@ pub struct Options {
 
     /// Search only shard I of N: the runs for I = 1..N together search everything once
     /// (add up their -i outputs with `fila merge`)
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/N", value_parser = str::parse::<Shard>)]
     pub shard: Option<Shard>,
 
     /// Record finished subtrees in FILE (replaced atomically), so that a killed run can go on
@@ -207,23 +212,36 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
     out
 }
 
+/// Parses a command line of options and file names as `fila solve` does, for the tests
+/// of the modules that take options.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
     use clap::Parser;
 
     #[derive(Parser, Debug)]
-    struct Cli {
+    pub struct Cli {
         #[command(flatten)]
-        options: Options,
-        files: Vec<String>,
+        pub options: Options,
+        pub files: Vec<String>,
     }
 
-    fn parse(args: &[&str]) -> Cli {
+    /// `args` (without the program name), as a run gets them.
+    pub fn parse(args: &[&str]) -> Cli {
         let mut v = vec!["prog".to_string()];
         v.extend(args.iter().map(|s| s.to_string()));
         Cli::try_parse_from(normalize_args(v)).unwrap()
     }
+
+    /// The options of `args`.
+    pub fn options(args: &[&str]) -> Options {
+        parse(args).options
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::parse;
 
     #[test]
     fn polycube_spellings() {
