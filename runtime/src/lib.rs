@@ -42,7 +42,7 @@ pub use driver::run;
 pub use info::{
     Element, FirstInfo, ImageInfo, MirrorRefusal, Order, Pruning, PuzzleInfo, Slot, SymmetryInfo,
 };
-pub use options::{Options, Shard};
+pub use options::{Options, RedundancyFilter, Shard};
 pub use plan::UsageError;
 pub use report::Summary;
 pub use search::{Context, Search};

@@ -48,6 +48,34 @@ fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("expected a number of seconds, not '{value}'"))
 }
 
+/// The redundancy filter a run asks for (`-r`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedundancyFilter {
+    /// `#`: constrain the piece the solver chose (the automatic choice).
+    Auto,
+    /// `.`: no filter: every solution is listed.
+    Off,
+    /// Constrain this piece.
+    Piece(String),
+}
+
+impl From<&str> for RedundancyFilter {
+    /// Reads `-r`'s value: `#`, `.` or a piece name (any other text).
+    fn from(value: &str) -> RedundancyFilter {
+        match value {
+            "#" => RedundancyFilter::Auto,
+            "." => RedundancyFilter::Off,
+            name => RedundancyFilter::Piece(name.to_string()),
+        }
+    }
+}
+
+/// `-r`'s value parser: every text is a filter (a name the puzzle lacks is refused when
+/// the plan is resolved, where the pieces are known).
+fn parse_redundancy(value: &str) -> Result<RedundancyFilter, String> {
+    Ok(RedundancyFilter::from(value))
+}
+
 /// A number of pieces left, or never.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Threshold {
@@ -84,9 +112,10 @@ pub struct Options {
         long = "redundancy-filter",
         alias = "redundancyFilter",
         value_name = "PIECE|#|.",
-        default_value = "#"
+        default_value = "#",
+        value_parser = parse_redundancy
     )]
-    pub redundancy: String,
+    pub redundancy: RedundancyFilter,
 
     /// Also identify mirror images (when the piece set is closed under mirroring)
     #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
@@ -242,6 +271,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::testing::parse;
+    use super::*;
 
     #[test]
     fn polycube_spellings() {
@@ -253,26 +283,26 @@ mod tests {
             "a.txt",
         ]);
         assert!(c.options.quiet && c.options.info && c.options.unique);
-        assert_eq!(c.options.redundancy, "#");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Auto);
         assert_eq!(c.files, ["a.txt"]);
         let c = parse(&[
             "-q", "-i", "-r", "L", "-m", "11", "-e", "6", "-b", "4", "x.txt",
         ]);
         assert!(c.options.quiet && c.options.info);
-        assert_eq!(c.options.redundancy, "L");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Piece("L".into()));
         assert_eq!(c.files, ["x.txt"]);
         let c = parse(&["-qi", "-r."]);
         assert!(c.options.quiet && c.options.info);
-        assert_eq!(c.options.redundancy, ".");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Off);
         let c = parse(&["--quiet=false", "-rX", "-V"]);
         assert!(!c.options.quiet);
-        assert_eq!(c.options.redundancy, "X");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Piece("X".into()));
     }
 
     #[test]
     fn bare_r_before_a_file_means_auto() {
         let c = parse(&["-r", "Cargo.toml"]);
-        assert_eq!(c.options.redundancy, "#");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Auto);
         assert_eq!(c.files, ["Cargo.toml"]);
     }
 }

@@ -2,7 +2,7 @@
 //! options ask for, resolved against what the solver can do, or why it cannot start.
 
 use crate::info::{Element, FirstInfo, Pruning, PuzzleInfo};
-use crate::options::{Options, Threshold};
+use crate::options::{Options, RedundancyFilter, Threshold};
 
 /// Why a run could not start.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,7 +33,9 @@ impl<'a> Plan<'a> {
         let symmetry = if options.mirror {
             match &info.mirror {
                 Ok(m) => m,
-                Err(refusal) if refusal.usage_error && options.redundancy != "." => {
+                Err(refusal)
+                    if refusal.usage_error && options.redundancy != RedundancyFilter::Off =>
+                {
                     return Err(UsageError(refusal.why.clone()))
                 }
                 Err(refusal) => {
@@ -44,11 +46,13 @@ impl<'a> Plan<'a> {
         } else {
             &info.rotations
         };
-        let (first, unfiltered) = match options.redundancy.as_str() {
-            "." => (&info.unfiltered, true),
-            "#" => (&symmetry.filtered, false),
-            name if name == symmetry.filtered.filter => (&symmetry.filtered, false),
-            name => {
+        let (first, unfiltered) = match &options.redundancy {
+            RedundancyFilter::Off => (&info.unfiltered, true),
+            RedundancyFilter::Auto => (&symmetry.filtered, false),
+            RedundancyFilter::Piece(name) if *name == symmetry.filtered.filter => {
+                (&symmetry.filtered, false)
+            }
+            RedundancyFilter::Piece(name) => {
                 return Err(UsageError(format!(
                     "-r {name}: this solver constrains '{}' (use -r # or -r ., or `fila solve -r {name}`)",
                     symmetry.filtered.filter

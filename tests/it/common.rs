@@ -133,7 +133,7 @@ pub fn parse_options(args: &[&str]) -> runtime::Options {
 /// Options for an in-process run: `redundancy` is `-r`'s value.
 pub fn options(redundancy: &str, mirror: bool, unique: bool, quiet: bool) -> runtime::Options {
     let mut o = default_options();
-    o.redundancy = redundancy.to_string();
+    o.redundancy = runtime::RedundancyFilter::from(redundancy);
     o.mirror = mirror;
     o.unique = unique;
     o.quiet = quiet;
@@ -161,15 +161,16 @@ pub struct InProcess {
 /// status 2.
 pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess, String> {
     use generator::model::Redundancy;
+    use runtime::RedundancyFilter;
     let mut puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
     let puzzle = puzzles.first_mut().ok_or("no puzzle in the text")?;
     let volume_filter = opts.volume_filter == Some(true);
     if volume_filter {
         puzzle.volume_filter();
     }
-    let redundancy = match opts.redundancy.as_str() {
-        "#" | "." => Redundancy::Auto,
-        name => Redundancy::Piece(name.to_string()),
+    let redundancy = match &opts.redundancy {
+        RedundancyFilter::Auto | RedundancyFilter::Off => Redundancy::Auto,
+        RedundancyFilter::Piece(name) => Redundancy::Piece(name.clone()),
     };
     let mut info =
         generator::info::puzzle_info(puzzle, &redundancy, "generic engine: dancing links")
