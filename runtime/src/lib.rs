@@ -2,7 +2,8 @@
 //! shares with them: the command line, the search driver, the symmetry check and
 //! polycube's output formats. It never depends on the generator.
 //!
-//! The modules form a one-way stack: each uses only modules listed before it.
+//! The modules form a one-way stack: each uses only modules listed before it (checked by
+//! the test `modules_only_use_the_layers_below` here).
 //!
 //! 1. `word`, `lanes`: the occupancy words and the eight-lane tests generated code uses.
 //! 2. `info`: what a solver tells the runtime about its puzzle.
@@ -64,5 +65,99 @@ pub fn main_for(info: PuzzleInfo, search: &mut dyn Search) {
     if let Err(UsageError(message)) = run(&info, search, &cli.options, &mut out) {
         eprintln!("error: {message}");
         std::process::exit(2);
+    }
+}
+
+/// The one-way stack of the module doc, checked on the sources: a module names only
+/// modules below it. (Modules name each other by module path, `crate::NAME::…`, not
+/// through the re-exports at the root, so that this check sees every dependency.)
+#[cfg(test)]
+mod layering {
+    /// The modules, bottom to top, with their sources.
+    const LAYERS: &[(&str, &str)] = &[
+        ("word", include_str!("word.rs")),
+        ("lanes", include_str!("lanes.rs")),
+        ("info", include_str!("info.rs")),
+        ("options", include_str!("options.rs")),
+        ("output", include_str!("output.rs")),
+        ("symmetry", include_str!("symmetry.rs")),
+        ("progress", include_str!("progress.rs")),
+        ("plan", include_str!("plan.rs")),
+        ("search", include_str!("search.rs")),
+        ("split", include_str!("split.rs")),
+        ("estimate", include_str!("estimate.rs")),
+        ("checkpoint", include_str!("checkpoint.rs")),
+        ("report", include_str!("report.rs")),
+        ("merge", include_str!("merge.rs")),
+        ("driver", include_str!("driver.rs")),
+    ];
+
+    /// The first path segment after each `crate::` in `source`, and of each item of a
+    /// `crate::{…}` group.
+    fn crate_paths(source: &str) -> Vec<&str> {
+        let ident = |s: &str| -> usize {
+            s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(s.len())
+        };
+        let mut used = Vec::new();
+        for (at, _) in source.match_indices("crate::") {
+            let rest = &source[at + "crate::".len()..];
+            let Some(group) = rest.strip_prefix('{') else {
+                used.push(&rest[..ident(rest)]);
+                continue;
+            };
+            // The items end at each comma and at the closing brace of the group's own depth.
+            let (mut depth, mut start) = (0, 0);
+            for (k, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth > 0 => depth -= 1,
+                    ',' if depth > 0 => {}
+                    ',' | '}' => {
+                        let item = group[start..k].trim_start();
+                        if !item.is_empty() {
+                            used.push(&item[..ident(item)]);
+                        }
+                        if c == '}' {
+                            break;
+                        }
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        used
+    }
+
+    #[test]
+    fn every_module_is_in_the_stack() {
+        let declared: Vec<&str> = include_str!("lib.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+            .collect();
+        let mut listed: Vec<&str> = LAYERS.iter().map(|(name, _)| *name).collect();
+        listed.sort_unstable();
+        assert_eq!(declared, listed);
+    }
+
+    #[test]
+    fn modules_only_use_the_layers_below() {
+        for (layer, (name, source)) in LAYERS.iter().enumerate() {
+            for used in crate_paths(source) {
+                if let Some(at) = LAYERS.iter().position(|(n, _)| *n == used) {
+                    assert!(
+                        at < layer,
+                        "{name} uses {used}, which is not below it in the stack"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_check_sees_paths_and_groups() {
+        let source = "use crate::plan::Plan;\nuse crate::{search::{Context, Search}, split};\n";
+        assert_eq!(crate_paths(source), ["plan", "search", "split"]);
     }
 }

@@ -115,3 +115,176 @@ impl<'a> Plan<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::info::testing::example;
+    use crate::info::{MirrorRefusal, Order};
+    use crate::options::testing::options;
+
+    /// The plan the command-line arguments `args` ask for on `info`.
+    fn resolve<'a>(info: &'a PuzzleInfo, args: &[&str]) -> Result<Plan<'a>, UsageError> {
+        Plan::resolve(info, &options(args))
+    }
+
+    fn refusing_mirror(usage_error: bool) -> PuzzleInfo {
+        PuzzleInfo {
+            mirror: Err(MirrorRefusal {
+                why: "piece A is not its own mirror image".to_string(),
+                usage_error,
+            }),
+            ..example()
+        }
+    }
+
+    #[test]
+    fn the_mirror_mode_when_the_solver_allows_it() {
+        let info = example();
+        let plan = resolve(&info, &["--mirror"]).ok().unwrap();
+        assert_eq!(plan.symmetry_name, "rotations+reflections");
+        assert!(plan.notes.is_empty());
+        let plan = resolve(&info, &[]).ok().unwrap();
+        assert_eq!(plan.symmetry_name, "rotations");
+    }
+
+    #[test]
+    fn a_mirror_refused_for_the_users_own_filter_is_a_usage_error_unless_unfiltered() {
+        let info = refusing_mirror(true);
+        let why = "piece A is not its own mirror image";
+        assert_eq!(
+            resolve(&info, &["--mirror"]).err(),
+            Some(UsageError(why.to_string()))
+        );
+        assert_eq!(
+            resolve(&info, &["--mirror", "-r", "A"]).err(),
+            Some(UsageError(why.to_string()))
+        );
+        // Without the filter no piece is turned over: the run counts up to rotations.
+        let plan = resolve(&info, &["--mirror", "-r", "."]).ok().unwrap();
+        assert_eq!(plan.symmetry_name, "rotations");
+        assert_eq!(plan.notes, [format!("{why}; counting up to rotations")]);
+    }
+
+    #[test]
+    fn a_mirror_the_pieces_do_not_allow_is_a_note() {
+        let info = refusing_mirror(false);
+        let plan = resolve(&info, &["--mirror"]).ok().unwrap();
+        assert_eq!(plan.symmetry_name, "rotations");
+        assert_eq!(
+            plan.notes,
+            ["piece A is not its own mirror image; counting up to rotations"]
+        );
+    }
+
+    #[test]
+    fn the_filter_is_the_solvers_piece_or_off() {
+        let info = example();
+        for args in [&[][..], &["-r", "#"], &["-r", "A"]] {
+            let plan = resolve(&info, args).ok().unwrap();
+            assert_eq!((plan.first.filter.as_str(), plan.unfiltered), ("A", false));
+        }
+        let plan = resolve(&info, &["-r", "."]).ok().unwrap();
+        assert_eq!((plan.first.filter.as_str(), plan.unfiltered), ("off", true));
+        assert_eq!(
+            resolve(&info, &["-r", "B"]).err(),
+            Some(UsageError(
+                "-r B: this solver constrains 'A' (use -r # or -r ., or `fila solve -r B`)"
+                    .to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn the_volume_filter_of_another_build_is_a_note() {
+        let info = example();
+        let plan = resolve(&info, &["-V"]).ok().unwrap();
+        assert!(!plan.pruning.volume_filter);
+        assert_eq!(
+            plan.notes,
+            [
+                "-V=true ignored: this solver's images were built without the volume filter \
+              (cargo xtask gen with -V)"
+            ]
+        );
+        let mut filtered = example();
+        filtered.pruning.volume_filter = true;
+        let plan = resolve(&filtered, &["-V=false"]).ok().unwrap();
+        assert!(plan.pruning.volume_filter);
+        assert_eq!(
+            plan.notes,
+            [
+                "-V=false ignored: this solver's images were built with the volume filter \
+              (cargo xtask gen without -V)"
+            ]
+        );
+        for (info, args) in [(&info, ["-V=false"]), (&filtered, ["-V"])] {
+            assert!(resolve(info, &args).ok().unwrap().notes.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_backtracks_are_the_solvers_changed_by_the_options() {
+        let plain = example();
+        let mut tuned = example();
+        tuned.pruning.volume_backtrack = Some(4);
+        // The backtracks in force: the volume backtrack's N, then the parity backtrack's.
+        let in_force = |info: &PuzzleInfo, args: &[&str]| {
+            let pruning = resolve(info, args).ok().unwrap().pruning;
+            (pruning.volume_backtrack, pruning.parity_backtrack)
+        };
+        assert_eq!(in_force(&plain, &[]), (None, None));
+        assert_eq!(in_force(&plain, &["-v", "3"]), (Some(3), None));
+        assert_eq!(in_force(&plain, &["-p"]), (None, Some(0)));
+        assert_eq!(in_force(&plain, &["-v", "3", "-p"]), (Some(3), Some(3)));
+        assert_eq!(in_force(&tuned, &[]), (Some(4), None));
+        assert_eq!(in_force(&tuned, &["-p"]), (Some(4), Some(4)));
+        assert_eq!(in_force(&tuned, &["-v", "off", "-p"]), (None, Some(0)));
+        assert_eq!(in_force(&tuned, &["-v", "none"]), (None, None));
+        assert_eq!(in_force(&tuned, &["-p=false"]), (Some(4), None));
+        let mut parity_tuned = example();
+        parity_tuned.pruning.parity_backtrack = Some(1);
+        // -p keeps the solver's own threshold.
+        assert_eq!(
+            in_force(&parity_tuned, &["-v", "3", "-p"]),
+            (Some(3), Some(1))
+        );
+    }
+
+    #[test]
+    fn the_switch_point_of_a_generated_solver() {
+        let generated = |f_from, e_stage| PuzzleInfo {
+            order: Some(Order { f_from, e_stage }),
+            ..example()
+        };
+        // The example places two pieces: a switch above that is the same as two.
+        let f_from = |info: &PuzzleInfo, args: &[&str]| resolve(info, args).map(|p| p.f_from);
+        assert_eq!(f_from(&generated(9, false), &[]), Ok(2));
+        assert_eq!(f_from(&generated(1, true), &[]), Ok(1));
+        assert_eq!(f_from(&generated(2, true), &["--f-from", "0"]), Ok(0));
+        assert_eq!(f_from(&generated(0, true), &["--f-from", "5"]), Ok(2));
+        // Without the E stage the search is F throughout: only the whole depth will do.
+        assert_eq!(f_from(&generated(2, false), &["--f-from", "7"]), Ok(2));
+        assert_eq!(
+            f_from(&generated(2, false), &["--f-from", "1"]),
+            Err(UsageError(
+                "--f-from 1: this solver was generated without the E stage, so it uses F \
+                 throughout (cargo xtask gen --f-from 1, or --e-stage)"
+                    .to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn the_dancing_links_engine_has_no_switch() {
+        let info = example();
+        assert_eq!(resolve(&info, &[]).map(|p| p.f_from), Ok(0));
+        assert_eq!(
+            resolve(&info, &["--f-from", "1"]).err(),
+            Some(UsageError(
+                "--f-from applies to generated solvers; this engine chooses by dancing links"
+                    .to_string()
+            ))
+        );
+    }
+}
