@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use clap::{Parser, Subcommand};
 use generator::engine::DlxSearch;
 use generator::model::Redundancy;
-use runtime::Options;
+use runtime::{Options, RedundancyFilter};
 
 #[derive(Parser)]
 #[command(
@@ -99,16 +99,22 @@ fn read_input(file: &str) -> Result<(String, String), String> {
     }
 }
 
+/// The filter the model is built with for `-r`: the named piece, or the automatic
+/// choice. The model always has the unfiltered first stage too, which `-r .` uses.
+fn model_filter(redundancy: &RedundancyFilter) -> Redundancy {
+    match redundancy {
+        RedundancyFilter::Auto | RedundancyFilter::Off => Redundancy::Auto,
+        RedundancyFilter::Piece(name) => Redundancy::Piece(name.clone()),
+    }
+}
+
 fn solve(options: &Options, files: &[String]) -> i32 {
     let files: Vec<String> = if files.is_empty() {
         vec!["-".to_string()]
     } else {
         files.to_vec()
     };
-    let redundancy = match options.redundancy.as_str() {
-        "#" | "." => Redundancy::Auto,
-        name => Redundancy::Piece(name.to_string()),
-    };
+    let redundancy = model_filter(&options.redundancy);
     // Read and check everything before solving anything: bad input gives no partial answer.
     let mut infos = Vec::new();
     let mut failed = false;

@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::driver::Plan;
 use crate::info::PuzzleInfo;
 use crate::options::Options;
 use crate::output::Stats;
+use crate::plan::Plan;
 use crate::split::Subtree;
 
 const MAGIC: &str = "# fila checkpoint";

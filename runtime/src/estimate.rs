@@ -11,13 +11,12 @@
 //! This is the short measurement `cargo xtask gen --tune` compares settings with, and it
 //! tells a user of a long puzzle what a run will cost before starting it.
 
-use std::io::Write;
 use std::time::Instant;
 
-use crate::driver::{format_header, kv, Context, Plan, Search, Shared, Summary};
 use crate::info::PuzzleInfo;
-use crate::options::Options;
 use crate::output::Stats;
+use crate::plan::Plan;
+use crate::search::{Context, Search, SharedRun};
 use crate::split;
 
 /// The CPU time this thread has used, in seconds: what a measurement costs, less what
@@ -113,8 +112,7 @@ pub fn estimate(
             seconds: None,
         };
     }
-    let mut sink = std::io::sink();
-    let shared = Shared::silent(info, plan, &mut sink);
+    let shared = SharedRun::silent(info, plan);
     let (mut fits, mut solutions, mut seconds) = (0u64, 0u64, 0.0);
     for &k in &picked {
         let subtree = &subtrees[k];
@@ -141,72 +139,6 @@ pub fn estimate(
         fits: upper_fits as f64 + fits as f64 * scale,
         solutions: Some(solutions as f64 * scale),
         seconds: Some(upper_seconds + seconds * scale),
-    }
-}
-
-/// Runs `--estimate`: writes the `-i` header and the estimate's `KEY=VALUE` lines.
-pub(crate) fn run(
-    info: &PuzzleInfo,
-    plan: &Plan<'_>,
-    search: &mut dyn Search,
-    options: &Options,
-    sampled: usize,
-    out: &mut (dyn Write + Send),
-) -> Summary {
-    let start = Instant::now();
-    let e = estimate(
-        info,
-        plan,
-        search,
-        options.subtrees as usize,
-        sampled,
-        options.estimate_split_unpruned,
-    );
-    let seconds = start.elapsed().as_secs_f64();
-    let mut text = format!("\n# {} ({})\n", info.name, info.engine);
-    text.push_str(&format_header(
-        info,
-        plan,
-        options,
-        Some("an estimate, not a count: nothing was listed"),
-    ));
-    if options.estimate_split_unpruned {
-        text.push_str(
-            "# Split and walked without the backtracks, which apply in the sample only.\n",
-        );
-    }
-    if e.sampled == e.subtrees {
-        text.push_str("# Every one of SUBTREES subtrees searched in full: the counts are exact.\n");
-    } else {
-        text.push_str(&format!(
-            "# Knuth's estimate of each of SUBTREES subtrees ({} walks each), then ESTIMATE_SAMPLE \
-             of them searched in full;\n",
-            e.probes
-        ));
-    }
-    text.push_str("# ESTIMATED_SECONDS: one thread's CPU time for the whole search.\n");
-    kv(&mut text, "SUBTREES", e.subtrees.to_string());
-    kv(&mut text, "ESTIMATE_SAMPLE", e.sampled.to_string());
-    kv(&mut text, "ESTIMATED_FITS", format!("{:.0}", e.fits));
-    if let Some(s) = e.solutions {
-        kv(&mut text, "ESTIMATED_SOLUTIONS", format!("{s:.0}"));
-    }
-    if let Some(s) = e.seconds {
-        kv(&mut text, "ESTIMATED_SECONDS", format!("{s:.6}"));
-    }
-    kv(&mut text, "SECONDS", format!("{seconds:.6}"));
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
-    Summary {
-        solutions: 0,
-        unique: 0,
-        stats: Stats::new(info.pieces_to_place()),
-        seconds,
-        threads: 1,
-        subtrees: e.subtrees,
-        searched: e.sampled,
-        resumed: 0,
-        stopped: true,
     }
 }
 

@@ -10,13 +10,14 @@
 //! with the intrinsics); the array form, built for AVX2, ran the Tetris Cube in 4.90 s
 //! where the per-cell functions had taken 3.72 s.
 
-/// Eight 64-bit occupancy words, tested side by side.
+/// Eight 64-bit occupancy words, tested side by side, in the `form` the build's target
+/// features choose.
 #[derive(Clone, Copy)]
-pub struct Lanes(lanes::Repr);
+pub struct Lanes(form::Repr);
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 // SAFETY (every `unsafe` here): the build enables AVX-512F, as the `cfg` says.
-mod lanes {
+mod form {
     use core::arch::x86_64::*;
     pub type Repr = __m512i;
     #[inline(always)]
@@ -69,7 +70,7 @@ mod lanes {
     not(target_feature = "avx512f")
 ))]
 // SAFETY (every `unsafe` here): the build enables AVX2, as the `cfg` says.
-mod lanes {
+mod form {
     use core::arch::x86_64::*;
     /// Lanes 0-3 and 4-7.
     pub type Repr = [__m256i; 2];
@@ -152,7 +153,7 @@ mod lanes {
     target_arch = "x86_64",
     any(target_feature = "avx512f", target_feature = "avx2")
 )))]
-mod lanes {
+mod form {
     pub type Repr = [u64; 8];
     #[inline(always)]
     pub fn splat(w: u64) -> Repr {
@@ -203,21 +204,21 @@ mod lanes {
 impl Lanes {
     #[inline(always)]
     pub fn splat(w: u64) -> Lanes {
-        Lanes(lanes::splat(w))
+        Lanes(form::splat(w))
     }
     #[inline(always)]
     pub fn load(w: &[u64; 8]) -> Lanes {
-        Lanes(lanes::load(w))
+        Lanes(form::load(w))
     }
     /// The lanes that are zero, as bits.
     #[inline(always)]
     pub fn zero_lanes(self) -> u8 {
-        lanes::zero_lanes(self.0)
+        form::zero_lanes(self.0)
     }
     /// The lanes whose shape is in `avail`, as bits.
     #[inline(always)]
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
-        lanes::available(avail, shapes)
+        form::available(avail, shapes)
     }
 }
 
@@ -225,48 +226,48 @@ impl core::ops::BitAnd for Lanes {
     type Output = Lanes;
     #[inline(always)]
     fn bitand(self, b: Lanes) -> Lanes {
-        Lanes(lanes::and(self.0, b.0))
+        Lanes(form::and(self.0, b.0))
     }
 }
 impl core::ops::BitAnd<u64> for Lanes {
     type Output = Lanes;
     #[inline(always)]
     fn bitand(self, b: u64) -> Lanes {
-        Lanes(lanes::and(self.0, lanes::splat(b)))
+        Lanes(form::and(self.0, form::splat(b)))
     }
 }
 impl core::ops::BitOr for Lanes {
     type Output = Lanes;
     #[inline(always)]
     fn bitor(self, b: Lanes) -> Lanes {
-        Lanes(lanes::or(self.0, b.0))
+        Lanes(form::or(self.0, b.0))
     }
 }
 impl core::ops::BitOrAssign for Lanes {
     #[inline(always)]
     fn bitor_assign(&mut self, b: Lanes) {
-        self.0 = lanes::or(self.0, b.0);
+        self.0 = form::or(self.0, b.0);
     }
 }
 impl core::ops::Not for Lanes {
     type Output = Lanes;
     #[inline(always)]
     fn not(self) -> Lanes {
-        Lanes(lanes::not(self.0))
+        Lanes(form::not(self.0))
     }
 }
 impl core::ops::Shl<u32> for Lanes {
     type Output = Lanes;
     #[inline(always)]
     fn shl(self, n: u32) -> Lanes {
-        Lanes(lanes::shl(self.0, n))
+        Lanes(form::shl(self.0, n))
     }
 }
 impl core::ops::Shr<u32> for Lanes {
     type Output = Lanes;
     #[inline(always)]
     fn shr(self, n: u32) -> Lanes {
-        Lanes(lanes::shr(self.0, n))
+        Lanes(form::shr(self.0, n))
     }
 }
 

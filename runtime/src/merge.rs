@@ -1,9 +1,12 @@
 //! `fila merge`: adds up the `-i` outputs of the shards of one run.
 //!
-//! Each input is what a shard printed (solution listings are skipped); its `-i` blocks,
-//! one per puzzle, are matched by position. Counts and statistics are added; everything
-//! that describes the puzzle or the run must agree; the shards `1/N` to `N/N` must each
-//! appear exactly once.
+//! Each input is what a shard printed, read by [`Report::parse_all`] (solution listings
+//! are skipped; any other line that is not `KEY=VALUE` is an error); its `-i` blocks, one
+//! per puzzle, are matched by position. Counts and statistics are added; everything that
+//! describes the puzzle or the run must agree; the shards `1/N` to `N/N` must each appear
+//! exactly once.
+
+use crate::report::{Entry, Report, ReportError};
 
 /// Keys whose values are added.
 fn summed(key: &str) -> bool {
@@ -19,34 +22,9 @@ fn per_shard(key: &str) -> bool {
     matches!(key, "SHARD" | "SECONDS" | "THREADS" | "RESUMED_SUBTREES")
 }
 
-/// One `-i` block: its `KEY=VALUE` lines in order, with the line numbers.
-struct Block {
-    lines: Vec<(usize, String, String)>,
-}
-
-fn blocks(text: &str) -> Vec<Block> {
-    let mut out: Vec<Block> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        // Solution rows start with a space or a piece name; keys are capitals.
-        let is_key = !key.is_empty()
-            && key
-                .chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_[] ".contains(c))
-            && key.starts_with(|c: char| c.is_ascii_uppercase());
-        if !is_key {
-            continue;
-        }
-        if key == "PUZZLE" {
-            out.push(Block { lines: Vec::new() });
-        }
-        if let Some(b) = out.last_mut() {
-            b.lines.push((n + 1, key.to_string(), value.to_string()));
-        }
-    }
-    out
+/// Keys of one shard alone, left out of the merged block.
+fn left_out(key: &str) -> bool {
+    matches!(key, "THREADS" | "RESUMED_SUBTREES" | "SHARD_SUBTREES")
 }
 
 /// Merges the shard outputs `(name, text)` into one `-i` text.
@@ -54,125 +32,176 @@ pub fn merge(inputs: &[(String, String)]) -> Result<String, String> {
     if inputs.is_empty() {
         return Err("nothing to merge: name the -i outputs of the shards".to_string());
     }
-    let parsed: Vec<Vec<Block>> = inputs.iter().map(|(_, t)| blocks(t)).collect();
+    let parsed = inputs
+        .iter()
+        .map(|(name, text)| Report::parse_all(text).map_err(|e| e.in_file(name)))
+        .collect::<Result<Vec<Vec<Report>>, String>>()?;
     let (first_name, _) = &inputs[0];
     let count = parsed[0].len();
     if count == 0 {
         return Err(format!("{first_name}: no -i output (PUZZLE=...) found"));
     }
-    for ((name, _), b) in inputs.iter().zip(&parsed) {
-        if b.len() != count {
+    for ((name, _), blocks) in inputs.iter().zip(&parsed) {
+        if blocks.len() != count {
             return Err(format!(
                 "{name}: {} puzzles, but {first_name} has {count}",
-                b.len()
+                blocks.len()
             ));
         }
     }
     let mut out = String::new();
     for p in 0..count {
-        let base = &parsed[0][p];
-        let mut merged: Vec<(String, String)> = Vec::new();
-        let mut shards: Vec<Option<String>> = Vec::new();
-        let mut shard_count = None;
-        for ((name, _), file) in inputs.iter().zip(&parsed) {
-            let block = &file[p];
-            let keys: Vec<&str> = block.lines.iter().map(|(_, k, _)| k.as_str()).collect();
-            let base_keys: Vec<&str> = base.lines.iter().map(|(_, k, _)| k.as_str()).collect();
-            let shardless = |ks: &[&str]| -> Vec<String> {
-                ks.iter()
-                    .filter(|k| !per_shard(k))
-                    .map(|k| k.to_string())
-                    .collect()
-            };
-            if shardless(&keys) != shardless(&base_keys) {
-                return Err(format!(
-                    "{name}: its -i keys differ from {first_name}'s (not the same solver or options)"
-                ));
-            }
-            let shard = block
-                .lines
-                .iter()
-                .find(|(_, k, _)| k == "SHARD")
-                .map(|(_, _, v)| v.clone());
-            let Some(shard) = shard else {
-                return Err(format!(
-                    "{name}: no SHARD= line (run each part with --shard I/N and -i)"
-                ));
-            };
-            let (i, n) = shard
-                .split_once('/')
-                .and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
-                .filter(|&(i, n)| i >= 1 && i <= n)
-                .ok_or_else(|| format!("{name}: malformed SHARD={shard}"))?;
-            if *shard_count.get_or_insert(n) != n {
-                return Err(format!(
-                    "{name}: SHARD={shard}, but the other shards are of {}",
-                    shard_count.unwrap_or(0)
-                ));
-            }
-            if shards.len() < n {
-                shards.resize(n, None);
-            }
-            if let Some(other) = &shards[i - 1] {
-                return Err(format!("{name}: shard {shard} is also in {other}"));
-            }
-            shards[i - 1] = Some(name.clone());
-            for (line, key, value) in &block.lines {
-                if key == "SHARD" {
-                    continue;
-                }
-                let slot = match merged.iter_mut().find(|(k, _)| k == key) {
-                    Some(s) => s,
-                    None => {
-                        merged.push((key.clone(), value.clone()));
-                        continue;
-                    }
-                };
-                if key == "SECONDS" {
-                    let (Ok(a), Ok(b)) = (slot.1.parse::<f64>(), value.parse::<f64>()) else {
-                        return Err(format!("{name}:{line}: {key}={value} is not a number"));
-                    };
-                    slot.1 = format!("{:.6}", a + b);
-                } else if summed(key) {
-                    let (Ok(a), Ok(b)) = (slot.1.parse::<u64>(), value.parse::<u64>()) else {
-                        return Err(format!("{name}:{line}: {key}={value} is not a count"));
-                    };
-                    slot.1 = (a + b).to_string();
-                } else if key == "THREADS" || key == "RESUMED_SUBTREES" {
-                    continue;
-                } else if slot.1 != *value {
-                    return Err(format!(
-                        "{name}:{line}: {key}={value}, but {first_name} has {key}={} (not the same run)",
-                        slot.1
-                    ));
-                }
-            }
+        let blocks: Vec<(&str, &Report)> = inputs
+            .iter()
+            .zip(&parsed)
+            .map(|((name, _), blocks)| (name.as_str(), &blocks[p]))
+            .collect();
+        out.push_str(&merge_puzzle(&blocks)?);
+    }
+    Ok(out)
+}
+
+/// Which file holds each shard of a run split in `count`.
+#[derive(Default)]
+struct Shards<'a> {
+    count: Option<usize>,
+    holders: Vec<Option<&'a str>>,
+}
+
+impl<'a> Shards<'a> {
+    /// Takes the shard of `block`, from the file `name`: refuses a block that is no shard,
+    /// a shard of another count, and a shard already taken.
+    fn take(&mut self, name: &'a str, block: &Report) -> Result<(), String> {
+        let Some(written) = block.get("SHARD") else {
+            return Err(format!(
+                "{name}: no SHARD= line (run each part with --shard I/N and -i)"
+            ));
+        };
+        let shard = match block.shard() {
+            Ok(Some(shard)) => shard,
+            _ => return Err(format!("{name}: malformed SHARD={written}")),
+        };
+        let count = *self.count.get_or_insert(shard.count);
+        if count != shard.count {
+            return Err(format!(
+                "{name}: SHARD={written}, but the other shards are of {count}"
+            ));
         }
-        let missing: Vec<String> = shards
+        self.holders.resize(count, None);
+        let holder = &mut self.holders[shard.index - 1];
+        if let Some(other) = holder {
+            return Err(format!("{name}: shard {written} is also in {other}"));
+        }
+        *holder = Some(name);
+        Ok(())
+    }
+
+    /// The shards no file holds, as `I/N`.
+    fn missing(&self) -> Vec<String> {
+        let n = self.holders.len();
+        self.holders
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.is_none())
-            .map(|(i, _)| format!("{}/{}", i + 1, shards.len()))
-            .collect();
-        if !missing.is_empty() {
-            return Err(format!("shards missing: {}", missing.join(", ")));
+            .filter(|(_, holder)| holder.is_none())
+            .map(|(i, _)| format!("{}/{n}", i + 1))
+            .collect()
+    }
+}
+
+/// A key's merged value.
+enum Merged {
+    /// A count, added up over the shards.
+    Sum(u64),
+    /// `SECONDS`, added up over the shards.
+    Seconds(f64),
+    /// A value every shard must agree on.
+    Same(String),
+    /// A value of one shard alone.
+    Dropped,
+}
+
+impl Merged {
+    /// The value of `entry` in the first shard that has its key.
+    fn first(entry: &Entry) -> Result<Merged, ReportError> {
+        Ok(if entry.key == "SECONDS" {
+            Merged::Seconds(entry.number()?)
+        } else if summed(&entry.key) {
+            Merged::Sum(entry.count()?)
+        } else if per_shard(&entry.key) {
+            Merged::Dropped
+        } else {
+            Merged::Same(entry.value.clone())
+        })
+    }
+
+    /// Adds the value of `entry`, from the file `name`, to the value of `first_name`.
+    fn add(&mut self, entry: &Entry, name: &str, first_name: &str) -> Result<(), String> {
+        match self {
+            Merged::Sum(sum) => *sum += entry.count().map_err(|e| e.in_file(name))?,
+            Merged::Seconds(sum) => *sum += entry.number().map_err(|e| e.in_file(name))?,
+            Merged::Same(value) if *value != entry.value => {
+                let Entry {
+                    line,
+                    key,
+                    value: v,
+                } = entry;
+                return Err(format!(
+                    "{name}:{line}: {key}={v}, but {first_name} has {key}={value} (not the same run)"
+                ));
+            }
+            Merged::Same(_) | Merged::Dropped => {}
         }
-        let puzzle = merged
+        Ok(())
+    }
+}
+
+/// Merges the blocks of one puzzle, one per shard: `(file name, block)`.
+fn merge_puzzle(blocks: &[(&str, &Report)]) -> Result<String, String> {
+    let (first_name, base) = blocks[0];
+    let shared_keys = |block: &Report| -> Vec<String> {
+        block
+            .entries()
             .iter()
-            .find(|(k, _)| k == "PUZZLE")
-            .map_or("", |(_, v)| v.as_str());
-        out.push_str(&format!(
-            "\n# {puzzle}: {} shards merged (SECONDS is their sum)\n",
-            shards.len()
-        ));
-        for (key, value) in merged {
-            if key == "THREADS" || key == "RESUMED_SUBTREES" || key == "SHARD_SUBTREES" {
-                continue;
+            .filter(|e| !per_shard(&e.key))
+            .map(|e| e.key.clone())
+            .collect()
+    };
+    let mut merged: Vec<(String, Merged)> = Vec::new();
+    let mut shards = Shards::default();
+    for &(name, block) in blocks {
+        if shared_keys(block) != shared_keys(base) {
+            return Err(format!(
+                "{name}: its -i keys differ from {first_name}'s (not the same solver or options)"
+            ));
+        }
+        shards.take(name, block)?;
+        for entry in block.entries() {
+            match merged.iter_mut().find(|(k, _)| *k == entry.key) {
+                Some((_, value)) => value.add(entry, name, first_name)?,
+                None => {
+                    let value = Merged::first(entry).map_err(|e| e.in_file(name))?;
+                    merged.push((entry.key.clone(), value));
+                }
             }
-            out.push_str(&format!("{key}={value}\n"));
-            if key == "SUBTREES" {
-                out.push_str(&format!("SHARDS={}\n", shards.len()));
-            }
+        }
+    }
+    let missing = shards.missing();
+    if !missing.is_empty() {
+        return Err(format!("shards missing: {}", missing.join(", ")));
+    }
+    let puzzle = base.get("PUZZLE").unwrap_or("");
+    let count = shards.holders.len();
+    let mut out = format!("\n# {puzzle}: {count} shards merged (SECONDS is their sum)\n");
+    for (key, value) in merged.into_iter().filter(|(key, _)| !left_out(key)) {
+        let value = match value {
+            Merged::Sum(sum) => sum.to_string(),
+            Merged::Seconds(sum) => format!("{sum:.6}"),
+            Merged::Same(value) => value,
+            Merged::Dropped => continue,
+        };
+        out.push_str(&format!("{key}={value}\n"));
+        if key == "SUBTREES" {
+            out.push_str(&format!("SHARDS={count}\n"));
         }
     }
     Ok(out)
@@ -209,5 +238,31 @@ mod tests {
         assert!(merge(&[shard(1, 2, 5), other])
             .unwrap_err()
             .contains("not the same run"));
+    }
+
+    #[test]
+    fn a_damaged_line_is_an_error_naming_its_file_and_line() {
+        let with = |i: usize, from: &str, to: &str| {
+            let (name, text) = shard(i, 2, 5);
+            (name, text.replace(from, to))
+        };
+        let warned = with(2, "THREADS=2\n", "THREADS=2\nwarning: slow\n");
+        assert_eq!(
+            merge(&[shard(1, 2, 7), warned]).unwrap_err(),
+            "s2:11: expected KEY=VALUE, a # comment or a solution row, not 'warning: slow'"
+        );
+        let not_a_count = |i| with(i, "SOLUTIONS=5", "SOLUTIONS=five");
+        assert_eq!(
+            merge(&[not_a_count(1), shard(2, 2, 7)]).unwrap_err(),
+            "s1:11: SOLUTIONS=five is not a count"
+        );
+        assert_eq!(
+            merge(&[shard(1, 2, 7), not_a_count(2)]).unwrap_err(),
+            "s2:11: SOLUTIONS=five is not a count"
+        );
+        assert_eq!(
+            merge(&[shard(1, 2, 7), with(2, "SHARD=2/2", "SHARD=2/x")]).unwrap_err(),
+            "s2: malformed SHARD=2/x"
+        );
     }
 }

@@ -24,15 +24,20 @@ impl std::fmt::Display for Shard {
     }
 }
 
-fn parse_shard(value: &str) -> Result<Shard, String> {
-    let bad = || format!("expected I/N with 1 <= I <= N, not '{value}'");
-    let (i, n) = value.split_once('/').ok_or_else(bad)?;
-    let index: usize = i.trim().parse().map_err(|_| bad())?;
-    let count: usize = n.trim().parse().map_err(|_| bad())?;
-    if index == 0 || index > count {
-        return Err(bad());
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Reads `I/N`, as `--shard` takes it and `-i` writes it.
+    fn from_str(value: &str) -> Result<Shard, String> {
+        let bad = || format!("expected I/N with 1 <= I <= N, not '{value}'");
+        let (i, n) = value.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
     }
-    Ok(Shard { index, count })
 }
 
 fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
@@ -41,6 +46,34 @@ fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
         .ok()
         .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
         .ok_or_else(|| format!("expected a number of seconds, not '{value}'"))
+}
+
+/// The redundancy filter a run asks for (`-r`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedundancyFilter {
+    /// `#`: constrain the piece the solver chose (the automatic choice).
+    Auto,
+    /// `.`: no filter: every solution is listed.
+    Off,
+    /// Constrain this piece.
+    Piece(String),
+}
+
+impl From<&str> for RedundancyFilter {
+    /// Reads `-r`'s value: `#`, `.` or a piece name (any other text).
+    fn from(value: &str) -> RedundancyFilter {
+        match value {
+            "#" => RedundancyFilter::Auto,
+            "." => RedundancyFilter::Off,
+            name => RedundancyFilter::Piece(name.to_string()),
+        }
+    }
+}
+
+/// `-r`'s value parser: every text is a filter (a name the puzzle lacks is refused when
+/// the plan is resolved, where the pieces are known).
+fn parse_redundancy(value: &str) -> Result<RedundancyFilter, String> {
+    Ok(RedundancyFilter::from(value))
 }
 
 /// A number of pieces left, or never.
@@ -79,9 +112,10 @@ pub struct Options {
         long = "redundancy-filter",
         alias = "redundancyFilter",
         value_name = "PIECE|#|.",
-        default_value = "#"
+        default_value = "#",
+        value_parser = parse_redundancy
     )]
-    pub redundancy: String,
+    pub redundancy: RedundancyFilter,
 
     /// Also identify mirror images (when the piece set is closed under mirroring)
     #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
@@ -103,7 +137,7 @@ pub struct Options {
 
     /// Search only shard I of N: the runs for I = 1..N together search everything once
     /// (add up their -i outputs with `fila merge`)
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/N", value_parser = str::parse::<Shard>)]
     pub shard: Option<Shard>,
 
     /// Record finished subtrees in FILE (replaced atomically), so that a killed run can go on
@@ -207,23 +241,37 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
     out
 }
 
+/// Parses a command line of options and file names as `fila solve` does, for the tests
+/// of the modules that take options.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
     use clap::Parser;
 
     #[derive(Parser, Debug)]
-    struct Cli {
+    pub struct Cli {
         #[command(flatten)]
-        options: Options,
-        files: Vec<String>,
+        pub options: Options,
+        pub files: Vec<String>,
     }
 
-    fn parse(args: &[&str]) -> Cli {
+    /// `args` (without the program name), as a run gets them.
+    pub fn parse(args: &[&str]) -> Cli {
         let mut v = vec!["prog".to_string()];
         v.extend(args.iter().map(|s| s.to_string()));
         Cli::try_parse_from(normalize_args(v)).unwrap()
     }
+
+    /// The options of `args`.
+    pub fn options(args: &[&str]) -> Options {
+        parse(args).options
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::parse;
+    use super::*;
 
     #[test]
     fn polycube_spellings() {
@@ -235,26 +283,26 @@ mod tests {
             "a.txt",
         ]);
         assert!(c.options.quiet && c.options.info && c.options.unique);
-        assert_eq!(c.options.redundancy, "#");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Auto);
         assert_eq!(c.files, ["a.txt"]);
         let c = parse(&[
             "-q", "-i", "-r", "L", "-m", "11", "-e", "6", "-b", "4", "x.txt",
         ]);
         assert!(c.options.quiet && c.options.info);
-        assert_eq!(c.options.redundancy, "L");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Piece("L".into()));
         assert_eq!(c.files, ["x.txt"]);
         let c = parse(&["-qi", "-r."]);
         assert!(c.options.quiet && c.options.info);
-        assert_eq!(c.options.redundancy, ".");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Off);
         let c = parse(&["--quiet=false", "-rX", "-V"]);
         assert!(!c.options.quiet);
-        assert_eq!(c.options.redundancy, "X");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Piece("X".into()));
     }
 
     #[test]
     fn bare_r_before_a_file_means_auto() {
         let c = parse(&["-r", "Cargo.toml"]);
-        assert_eq!(c.options.redundancy, "#");
+        assert_eq!(c.options.redundancy, RedundancyFilter::Auto);
         assert_eq!(c.files, ["Cargo.toml"]);
     }
 }

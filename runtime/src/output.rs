@@ -1,4 +1,4 @@
-//! Output in polycube's formats: the brief solution layout and `-i`'s `KEY=VALUE` lines.
+//! polycube's brief solution layout, and the counts per level that `-i` reports.
 
 use std::fmt::Write as _;
 

@@ -172,10 +172,11 @@ impl Progress {
         self.show(done_count, solutions);
     }
 
-    /// Clears the bar.
-    pub fn finish(self) {
-        if let Display::Bar(bar) = self.display {
+    /// Clears the bar; nothing is shown after.
+    pub fn finish(&mut self) {
+        if let Display::Bar(bar) = &self.display {
             bar.finish_and_clear();
         }
+        self.display = Display::Off;
     }
 }

@@ -5,9 +5,10 @@
 //! would pass through, in its own order. The partition depends only on the puzzle, the
 //! plan and the target count, never on the threads, so shards and resumed runs agree.
 
-use crate::driver::{Context, Plan, Search, Shared};
 use crate::info::PuzzleInfo;
 use crate::output::Stats;
+use crate::plan::Plan;
+use crate::search::{Context, Search, SharedRun};
 
 /// One independent part of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,8 +43,7 @@ pub fn subtrees(
     target: usize,
     upper: &mut Stats,
 ) -> Vec<Subtree> {
-    let mut sink = std::io::sink();
-    let shared = Shared::silent(info, plan, &mut sink);
+    let shared = SharedRun::silent(info, plan);
     let pieces = info.pieces_to_place();
     let mut level = first_images(plan);
     let mut depth = 1;
@@ -98,8 +98,7 @@ pub fn estimate(
     k: usize,
     probes: usize,
 ) -> f64 {
-    let mut sink = std::io::sink();
-    let shared = Shared::silent(info, plan, &mut sink);
+    let shared = SharedRun::silent(info, plan);
     let pieces = info.pieces_to_place();
     let mut rng = SplitMix64(0x5eed_f11a ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut ctx = Context::new(&shared, subtree.entry, 0);

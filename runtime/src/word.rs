@@ -126,7 +126,7 @@ macro_rules! limbwise {
             #[inline(always)]
             fn $method(mut self, rhs: Wide<N>) -> Wide<N> {
                 for k in 0..N {
-                    self.0[k] = self.0[k] $op rhs.0[k];
+                    self.0[k].$assign_method(rhs.0[k]);
                 }
                 self
             }

@@ -1,11 +1,13 @@
 //! Helpers shared by the integration tests: running the `fila` binary, reading its
-//! `KEY=VALUE` lines, running the generic engine in-process, and reading solution
+//! `-i` report, running the generic engine in-process, and reading solution
 //! listings back.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use runtime::report::Report;
 
 /// The `fila` executable built for this test run (debug under `cargo test`).
 pub fn fila() -> &'static str {
@@ -57,37 +59,29 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
 }
 
-/// The `KEY=VALUE` lines of `-i` output (comment lines and solution rows skipped).
-pub fn key_values(text: &str) -> BTreeMap<String, String> {
-    let mut map = BTreeMap::new();
-    for line in text.lines() {
-        if line.starts_with('#') {
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=') {
-            if !k.is_empty()
-                && k.chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || "_[] ".contains(c))
-            {
-                map.insert(k.to_string(), v.to_string());
-            }
-        }
-    }
-    map
+/// The `-i` report at the end of a run's output `text` (its last block), which must read.
+pub fn report(text: &str) -> Report {
+    Report::parse(text).unwrap_or_else(|e| panic!("{e}, in:\n{text}"))
 }
 
-/// The number under `key`, which must be present.
-pub fn number(map: &BTreeMap<String, String>, key: &str) -> u64 {
-    map.get(key)
-        .unwrap_or_else(|| panic!("no {key}= in {map:?}"))
-        .parse()
-        .unwrap()
+/// The count under `key`, which must be there.
+pub fn number(report: &Report, key: &str) -> u64 {
+    report
+        .count(key)
+        .unwrap_or_else(|e| panic!("{e}, in {report:?}"))
+}
+
+/// The value under `key`, which must be there.
+pub fn value_of<'r>(report: &'r Report, key: &str) -> &'r str {
+    report
+        .get(key)
+        .unwrap_or_else(|| panic!("no {key}= in {report:?}"))
 }
 
 /// Runs `fila solve -q -i ARGS FILE` (FILE relative to the workspace root), checks that it
 /// succeeds without a word on stderr and prints `SOLUTIONS=expected`, and returns its
-/// `KEY=VALUE` lines.
-pub fn check(file: &str, args: &[&str], expected_solutions: u64) -> BTreeMap<String, String> {
+/// `-i` report.
+pub fn check(file: &str, args: &[&str], expected_solutions: u64) -> Report {
     let mut all = vec!["solve", "-q", "-i"];
     all.extend_from_slice(args);
     all.push(file);
@@ -99,7 +93,7 @@ pub fn check(file: &str, args: &[&str], expected_solutions: u64) -> BTreeMap<Str
         out.status
     );
     assert!(err.is_empty(), "fila {all:?} wrote to stderr: {err}");
-    let map = key_values(&stdout(&out));
+    let map = report(&stdout(&out));
     assert_eq!(
         number(&map, "SOLUTIONS"),
         expected_solutions,
@@ -133,7 +127,7 @@ pub fn parse_options(args: &[&str]) -> runtime::Options {
 /// Options for an in-process run: `redundancy` is `-r`'s value.
 pub fn options(redundancy: &str, mirror: bool, unique: bool, quiet: bool) -> runtime::Options {
     let mut o = default_options();
-    o.redundancy = redundancy.to_string();
+    o.redundancy = runtime::RedundancyFilter::from(redundancy);
     o.mirror = mirror;
     o.unique = unique;
     o.quiet = quiet;
@@ -161,15 +155,16 @@ pub struct InProcess {
 /// status 2.
 pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess, String> {
     use generator::model::Redundancy;
+    use runtime::RedundancyFilter;
     let mut puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
     let puzzle = puzzles.first_mut().ok_or("no puzzle in the text")?;
     let volume_filter = opts.volume_filter == Some(true);
     if volume_filter {
         puzzle.volume_filter();
     }
-    let redundancy = match opts.redundancy.as_str() {
-        "#" | "." => Redundancy::Auto,
-        name => Redundancy::Piece(name.to_string()),
+    let redundancy = match &opts.redundancy {
+        RedundancyFilter::Auto | RedundancyFilter::Off => Redundancy::Auto,
+        RedundancyFilter::Piece(name) => Redundancy::Piece(name.clone()),
     };
     let mut info =
         generator::info::puzzle_info(puzzle, &redundancy, "generic engine: dancing links")

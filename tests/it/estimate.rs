@@ -21,23 +21,17 @@ fn estimate_and_count(exe: &std::path::Path, args: &[&str], sample: &str) -> (f6
     with.push(&estimate_arg);
     let e = run(exe, &with);
     assert!(e.status.success(), "{}", stderr(&e));
-    let e = key_values(&stdout(&e));
+    let e = report(&stdout(&e));
     let mut counted = args.to_vec();
     counted.extend(["-q", "-i"]);
     let c = run(exe, &counted);
     assert!(c.status.success(), "{}", stderr(&c));
-    let c = key_values(&stdout(&c));
-    let float = |key: &str| -> f64 {
-        e.get(key)
-            .unwrap_or_else(|| panic!("no {key} in {e:?}"))
-            .parse()
-            .unwrap()
-    };
+    let c = report(&stdout(&c));
     (
-        float("ESTIMATED_FITS"),
-        float("ESTIMATED_SOLUTIONS"),
-        number(&c, "FITS_TOTAL"),
-        number(&c, "SOLUTIONS"),
+        e.estimated_fits().unwrap(),
+        e.estimated_solutions().unwrap(),
+        c.fits_total().unwrap(),
+        c.solutions().unwrap(),
     )
 }
 
@@ -109,7 +103,7 @@ fn an_estimate_prints_its_figures_and_lists_nothing() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(!text.contains("# --- SOLUTION"), "{text}");
-    let kv = key_values(&text);
+    let kv = report(&text);
     for key in [
         "SUBTREES",
         "ESTIMATE_SAMPLE",
@@ -118,9 +112,9 @@ fn an_estimate_prints_its_figures_and_lists_nothing() {
         "ESTIMATED_SECONDS",
         "F_FROM",
     ] {
-        assert!(kv.contains_key(key), "no {key} in:\n{text}");
+        assert!(kv.get(key).is_some(), "no {key} in:\n{text}");
     }
-    assert_eq!(kv["ESTIMATE_SAMPLE"], "32");
+    assert_eq!(kv.count("ESTIMATE_SAMPLE"), Ok(32));
 }
 
 #[test]
@@ -146,7 +140,7 @@ fn the_switch_point_changes_the_search_not_the_solutions() {
         let o = run(&soma, args);
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         let text = stdout(&o);
-        let kv = key_values(&text);
+        let kv = report(&text);
         let mut blocks: Vec<String> = text
             .split("# --- SOLUTION")
             .skip(1)
@@ -160,7 +154,8 @@ fn the_switch_point_changes_the_search_not_the_solutions() {
             })
             .collect();
         blocks.sort();
-        (blocks, number(&kv, "FITS_TOTAL"), kv["F_FROM"].clone())
+        let f_from = value_of(&kv, "F_FROM").to_string();
+        (blocks, kv.fits_total().unwrap(), f_from)
     };
     let (solutions, _, default) = listed(&["-i", "-r", "."]);
     assert_eq!(solutions.len(), 11520);

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 
-use crate::common::{executable, key_values, options, root};
+use crate::common::{executable, options, report, root};
 
 // ---------------------------------------------------------------------------------------
 // Shared helpers.
@@ -121,8 +121,7 @@ struct Outcome {
 
 impl Outcome {
     fn of(text: &str) -> Outcome {
-        let mut keys = key_values(text);
-        keys.retain(|k, _| {
+        let same = |k: &str| {
             !(k == "ENGINE"
                 || k == "F_FROM"
                 || k == "SECONDS"
@@ -130,7 +129,13 @@ impl Outcome {
                 || k == "THREADS"
                 || k.starts_with("ATTEMPTS")
                 || k.starts_with("FITS"))
-        });
+        };
+        let keys = report(text)
+            .entries()
+            .iter()
+            .filter(|e| same(&e.key))
+            .map(|e| (e.key.clone(), e.value.clone()))
+            .collect();
         Outcome {
             keys,
             solutions: solution_blocks(text),
@@ -1035,9 +1040,11 @@ fn random_puzzles_agree_with_the_oracle() {
                 &env,
                 Duration::from_secs(60),
             );
-            text.lines()
-                .filter(|l| l.starts_with("FITS") || l.starts_with("SOLUTIONS="))
-                .map(str::to_string)
+            report(&text)
+                .entries()
+                .iter()
+                .filter(|e| e.key.starts_with("FITS") || e.key == "SOLUTIONS")
+                .map(|e| format!("{}={}", e.key, e.value))
                 .collect()
         };
         let (here, there) = (counts(a), counts(b));

@@ -6,7 +6,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    executable, fila, key_values, options, parse_listing, root, run_fila, stderr, stdout, Listed,
+    executable, fila, number, options, parse_listing, report, root, run_fila, stderr, stdout,
+    value_of, Listed,
 };
 
 /// What one in-process run of the generic engine produced.
@@ -149,11 +150,14 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The counts of an `-i` block that must not depend on how the search was spread.
 fn counts(text: &str) -> Vec<(String, String)> {
-    key_values(text)
-        .into_iter()
-        .filter(|(k, _)| {
+    report(text)
+        .entries()
+        .iter()
+        .filter(|e| {
+            let k = e.key.as_str();
             k == "SOLUTIONS" || k == "UNIQUE" || k.starts_with("ATTEMPTS") || k.starts_with("FITS")
         })
+        .map(|e| (e.key.clone(), e.value.clone()))
         .collect()
 }
 
@@ -164,7 +168,7 @@ fn four_shards_merge_into_the_whole_count() {
     let dir = scratch("shards");
     let whole_exe = executable("pentomino_10x6");
     let whole = must(run(&whole_exe, &["-q", "-i", "--threads", "1"]), "10x6");
-    assert_eq!(key_values(&whole)["SOLUTIONS"], "2339");
+    assert_eq!(number(&report(&whole), "SOLUTIONS"), 2339);
     let generic = ["solve", "tests/puzzles/pentomino_8x8_centre.txt"];
     let generic_whole = must(
         run(Path::new(fila()), &[&generic[..], &["-q", "-i"]].concat()),
@@ -181,7 +185,7 @@ fn four_shards_merge_into_the_whole_count() {
                 run(exe, &[pre, &["-q", "-i", "--shard", &shard]].concat()),
                 &format!("{label} shard {shard}"),
             );
-            assert_eq!(key_values(&text)["SHARD"], shard);
+            assert_eq!(value_of(&report(&text), "SHARD"), shard);
             let file = dir.join(format!("{label}-{i}.txt"));
             std::fs::write(&file, text).unwrap();
             files.push(file.display().to_string());
@@ -192,7 +196,7 @@ fn four_shards_merge_into_the_whole_count() {
             "merge",
         );
         assert_eq!(counts(&merged), counts(whole), "{label}: merged\n{merged}");
-        assert_eq!(key_values(&merged)["SHARDS"], "4");
+        assert_eq!(number(&report(&merged), "SHARDS"), 4);
 
         let o = run(Path::new(fila()), &["merge", files[0], files[1], files[3]]);
         assert_eq!(o.status.code(), Some(2), "{label}: a missing shard");
@@ -263,7 +267,11 @@ fn killed_run_resumes_to_the_exact_count() {
     let status = child.wait().unwrap();
     assert!(!status.success(), "the run was killed before it finished");
     let recorded = std::fs::read_to_string(&checkpoint).unwrap();
-    let solutions: u64 = key_values(&recorded)["SOLUTIONS"].parse().unwrap();
+    // The checkpoint's own line (a checkpoint is not an -i report).
+    let solutions: u64 = (recorded.lines())
+        .find_map(|l| l.strip_prefix("SOLUTIONS="))
+        .and_then(|n| n.parse().ok())
+        .expect("the checkpoint has SOLUTIONS=");
     assert!(solutions < 2339, "killed part-way:\n{recorded}");
 
     let resumed = must(
@@ -283,12 +291,7 @@ fn killed_run_resumes_to_the_exact_count() {
         "resume",
     );
     assert_eq!(counts(&resumed), counts(&whole), "resumed:\n{resumed}");
-    assert!(
-        key_values(&resumed)["RESUMED_SUBTREES"]
-            .parse::<u64>()
-            .unwrap()
-            > 0
-    );
+    assert!(number(&report(&resumed), "RESUMED_SUBTREES") > 0);
     // The finished record resumes to the same counts, searching nothing.
     let again = must(
         run(
@@ -321,8 +324,7 @@ fn generated_solver_resumes_from_a_stopped_run() {
     let first = parse_listing(&first, [3, 3, 3]);
     assert_eq!(first.len(), 100);
     let rest = must(run(&exe, &["-i", "--resume", &checkpoint]), "the rest");
-    let kv = key_values(&rest);
-    assert_eq!(kv["SOLUTIONS"], "480");
+    assert_eq!(number(&report(&rest), "SOLUTIONS"), 480);
     // The rest is numbered from after the solutions of the finished subtrees.
     let numbers: Vec<u64> = rest
         .lines()
@@ -469,9 +471,9 @@ fn readme_gnu_parallel_recipe() {
         "the recipe fails (is GNU parallel installed? `apt-get install parallel`):\n{}",
         stderr(&o)
     );
-    let kv = key_values(&stdout(&o));
-    assert_eq!(kv["SOLUTIONS"], "9839");
-    assert_eq!(kv["SHARDS"], "8");
+    let merged = report(&stdout(&o));
+    assert_eq!(number(&merged, "SOLUTIONS"), 9839);
+    assert_eq!(number(&merged, "SHARDS"), 8);
 }
 
 /// The README's Slurm script, run as each array task would run it (task 1 twice, as a
@@ -494,10 +496,7 @@ fn readme_slurm_script() {
         assert!(o.status.success(), "task {task}: {}", stderr(&o));
     }
     let again = std::fs::read_to_string(dir.join("shard-1.txt")).unwrap();
-    assert!(
-        key_values(&again).contains_key("RESUMED_SUBTREES"),
-        "{again}"
-    );
+    assert!(report(&again).get("RESUMED_SUBTREES").is_some(), "{again}");
     let files: Vec<String> = (1..=100)
         .map(|i| dir.join(format!("shard-{i}.txt")).display().to_string())
         .collect();
@@ -506,5 +505,5 @@ fn readme_slurm_script() {
         run(Path::new(fila()), &[&["merge"], &files[..]].concat()),
         "merge",
     );
-    assert_eq!(key_values(&merged)["SOLUTIONS"], "480");
+    assert_eq!(number(&report(&merged), "SOLUTIONS"), 480);
 }

@@ -10,9 +10,10 @@ use std::process::Command;
 use proptest::prelude::*;
 
 use crate::common::{
-    executable, key_values, number, parse_listing, parse_options, root, run_fila, solve_in_process,
-    stderr, stdout, Listed,
+    executable, number, parse_listing, parse_options, report, root, run_fila, solve_in_process,
+    stderr, stdout, value_of, Listed,
 };
+use runtime::report::Report;
 
 /// The pruning each run is repeated with.
 const FILTERS: &[&[&str]] = &[
@@ -340,14 +341,14 @@ fn fila_solve_volume_filter() {
             "fila {all:?}: {}",
             stderr(&out)
         );
-        key_values(&stdout(&out))
+        report(&stdout(&out))
     };
     let plain = run(&[]);
     let filtered = run(&["-V"]);
     let off = run(&["-V=false"]);
-    assert_eq!(plain["VOLUME_FILTER"], "off");
-    assert_eq!(off["VOLUME_FILTER"], "off");
-    assert_eq!(filtered["VOLUME_FILTER"], "on");
+    assert_eq!(value_of(&plain, "VOLUME_FILTER"), "off");
+    assert_eq!(value_of(&off, "VOLUME_FILTER"), "off");
+    assert_eq!(value_of(&filtered, "VOLUME_FILTER"), "on");
     assert_eq!(number(&off, "IMAGES"), number(&plain, "IMAGES"));
     assert!(number(&filtered, "IMAGES") < number(&plain, "IMAGES"));
     assert!(number(&filtered, "FITS_TOTAL") < number(&plain, "FITS_TOTAL"));
@@ -386,12 +387,9 @@ fn generate_applies_the_volume_filter() {
     assert!(plain.contains("volume_filter: false"));
 }
 
-/// Runs a generated executable with `-i --threads 1 ARGS`; returns its `KEY=VALUE` lines
-/// and its listing.
-fn run_generated(
-    name: &str,
-    args: &[&str],
-) -> (std::collections::BTreeMap<String, String>, String) {
+/// Runs a generated executable with `-i --threads 1 ARGS`; returns its `-i` report and
+/// its listing.
+fn run_generated(name: &str, args: &[&str]) -> (Report, String) {
     let out = Command::new(executable(name))
         .args(["-i", "--threads", "1"])
         .args(args)
@@ -403,7 +401,7 @@ fn run_generated(
         "{name} {args:?}: {err}"
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    (key_values(&text), text)
+    (report(&text), text)
 }
 
 /// The backtracks the generated solvers take at run time.
@@ -441,16 +439,16 @@ fn check_generated(names: &[&str], unfiltered: &[&str], listed: &[&str]) {
                 let (pruned, text) = run_generated(name, &args);
                 fits[k + 1] += number(&pruned, "FITS_TOTAL");
                 for key in ["SOLUTIONS", "UNIQUE"] {
-                    if pruned[key] != base[key] {
+                    let (here, there) = (number(&pruned, key), number(&base, key));
+                    if here != there {
                         problems.push(format!(
-                            "{name} {args:?}: {key}={}, {} without pruning",
-                            pruned[key], base[key]
+                            "{name} {args:?}: {key}={here}, {there} without pruning"
                         ));
                     }
                 }
                 let shown = (
-                    pruned["VOLUME_BACKTRACK"].as_str(),
-                    pruned["PARITY_BACKTRACK"].as_str(),
+                    value_of(&pruned, "VOLUME_BACKTRACK"),
+                    value_of(&pruned, "PARITY_BACKTRACK"),
                 );
                 let expected = (
                     if filter.contains(&"0") { "0" } else { "off" },
@@ -460,7 +458,7 @@ fn check_generated(names: &[&str], unfiltered: &[&str], listed: &[&str]) {
                     problems.push(format!("{name} {args:?}: -i shows {shown:?}"));
                 }
                 if !mode.contains(&"-q") {
-                    let box_dims = box_dims(&base["BOX"]);
+                    let box_dims = box_dims(value_of(&base, "BOX"));
                     let mut a = parse_listing(&base_text, box_dims);
                     let mut b = parse_listing(&text, box_dims);
                     a.sort();
@@ -470,7 +468,7 @@ fn check_generated(names: &[&str], unfiltered: &[&str], listed: &[&str]) {
                             "{name} {args:?}: {} solutions listed, {} without pruning, of {}",
                             b.len(),
                             a.len(),
-                            base["SOLUTIONS"]
+                            number(&base, "SOLUTIONS")
                         ));
                     }
                 }

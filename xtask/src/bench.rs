@@ -42,11 +42,9 @@ fn run_once(entry: &Entry, root: &Path) -> Result<(Duration, u64), String> {
         .map_err(|e| format!("cannot run {}: {e}", entry.program.display()))?;
     let elapsed = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let prefix = format!("{}=", entry.key);
-    let value = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix(prefix.as_str()))
-        .and_then(|v| v.trim().parse::<u64>().ok());
+    let value = runtime::report::Report::parse(&stdout)
+        .and_then(|report| report.count(entry.key))
+        .ok();
     match value {
         Some(v) if output.status.success() && entry.expected.is_none_or(|e| e == v) => {
             Ok((elapsed, v))

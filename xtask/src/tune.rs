@@ -143,18 +143,15 @@ fn measure_once(exe: &Path, setting: &Setting, sample: usize) -> Result<Measured
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let value = |key: &str| -> Result<f64, String> {
-        stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("{}: no {key} in its estimate:\n{stdout}", exe.display()))
+    let unread = |e: runtime::report::ReportError| {
+        format!("{}: {e} in its estimate:\n{stdout}", exe.display())
     };
+    let report = runtime::report::Report::parse(&stdout).map_err(unread)?;
     Ok(Measured {
         setting: setting.clone(),
-        seconds: value("ESTIMATED_SECONDS")?,
-        fits: value("ESTIMATED_FITS")?,
-        subtrees: value("SUBTREES")? as usize,
+        seconds: report.estimated_seconds().map_err(unread)?,
+        fits: report.estimated_fits().map_err(unread)?,
+        subtrees: report.subtrees().map_err(unread)? as usize,
     })
 }
 

@@ -1,0 +1,245 @@
+//! The contract between a solver and the runtime: the [`Search`] a solver implements,
+//! and the [`Context`] it searches in, which filters, counts and lists the solutions it
+//! reports and takes the subtrees it cuts, for every thread of one run alike.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use crate::info::{Pruning, PuzzleInfo};
+use crate::options::Options;
+use crate::output::{format_solution, Stats};
+use crate::plan::Plan;
+use crate::symmetry::Canonical;
+
+/// What a solver implements.
+pub trait Search: Send {
+    /// Places the images of `prefix` in order, then finds every completion below them and
+    /// hands each to [`Context::report`] (all placed images, the prefix first). When
+    /// [`Context::floor`] is not zero, a node with that many pieces left is handed to
+    /// [`Context::cut`] instead of being searched.
+    ///
+    /// `prefix` is one first image of the plan, or a prefix that this solver handed to
+    /// `cut`. A one-image prefix counts its own attempt and fit, a longer one counts
+    /// nothing for its images (they were counted when it was cut). The solver adds its
+    /// counts to `ctx.stats` before it returns, and stops early when `report` returns
+    /// false.
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut Context<'_>);
+
+    /// A fresh solver for the same puzzle, for another thread.
+    fn fork(&self) -> Box<dyn Search>;
+}
+
+/// Where listed solutions go: one writer for every thread, so that a solution is always
+/// written whole, numbered in the order they are written.
+struct Listing<'a> {
+    /// Solutions accepted so far in the whole run (a resumed run starts from its
+    /// checkpoint's count).
+    accepted: u64,
+    /// `None` for a silent run, which never lists.
+    out: Option<&'a mut (dyn Write + Send)>,
+}
+
+/// What every thread of one run shares: the plan, the listing, and whether to stop.
+pub(crate) struct SharedRun<'a> {
+    info: &'a PuzzleInfo,
+    plan: &'a Plan<'a>,
+    quiet: bool,
+    unique_only: bool,
+    limit: Option<u64>,
+    stop: AtomicBool,
+    listing: Mutex<Listing<'a>>,
+}
+
+impl<'a> SharedRun<'a> {
+    /// For searches that list nothing and stop nowhere: splitting and estimating.
+    pub(crate) fn silent(info: &'a PuzzleInfo, plan: &'a Plan<'a>) -> SharedRun<'a> {
+        SharedRun {
+            info,
+            plan,
+            quiet: true,
+            unique_only: false,
+            limit: None,
+            stop: AtomicBool::new(false),
+            listing: Mutex::new(Listing {
+                accepted: 0,
+                out: None,
+            }),
+        }
+    }
+
+    /// The state of a run of `options` that lists to `out`, numbering on from
+    /// `accepted` (what a resumed run's checkpoint counted).
+    pub(crate) fn new(
+        info: &'a PuzzleInfo,
+        plan: &'a Plan<'a>,
+        options: &Options,
+        accepted: u64,
+        out: &'a mut (dyn Write + Send),
+    ) -> SharedRun<'a> {
+        SharedRun {
+            info,
+            plan,
+            quiet: options.quiet,
+            unique_only: options.unique,
+            limit: options.limit,
+            stop: AtomicBool::new(options.limit.is_some_and(|l| accepted >= l)),
+            listing: Mutex::new(Listing {
+                accepted,
+                out: Some(out),
+            }),
+        }
+    }
+
+    /// Whether the run stopped early: `--limit` was reached, or the output went away.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Ends the listing: writes `after` (the `-i` block) below the solutions, and flushes.
+    /// A reader that went away is not an error here: nothing more can be said to it.
+    pub(crate) fn finish_listing(&self, after: Option<&str>) {
+        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(out) = listing.out.as_mut() {
+            if let Some(text) = after {
+                let _ = out.write_all(text.as_bytes());
+            }
+            let _ = out.flush();
+        }
+    }
+}
+
+/// One solver's view of a run while it searches one subtree.
+pub struct Context<'a> {
+    pub info: &'a PuzzleInfo,
+    pub stats: Stats,
+    shared: &'a SharedRun<'a>,
+    /// The index of the subtree's first image among the plan's first images.
+    pub(crate) entry: usize,
+    floor: usize,
+    /// The prefixes handed to `cut`, one after another.
+    cuts: Vec<u16>,
+    pub solutions: u64,
+    pub unique: u64,
+    canonical: Canonical,
+    text: String,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(shared: &'a SharedRun<'a>, entry: usize, floor: usize) -> Context<'a> {
+        Context {
+            info: shared.info,
+            stats: Stats::new(shared.info.pieces_to_place()),
+            shared,
+            entry,
+            floor,
+            cuts: Vec::new(),
+            solutions: 0,
+            unique: 0,
+            canonical: Canonical::default(),
+            text: String::new(),
+        }
+    }
+
+    /// The pruning in force for this run.
+    pub fn pruning(&self) -> Pruning {
+        self.shared.plan.pruning
+    }
+
+    /// A generated solver's search order: E while more than this many pieces are left,
+    /// then F.
+    pub fn f_from(&self) -> usize {
+        self.shared.plan.f_from
+    }
+
+    /// Nodes with this many pieces left are cut off (handed to [`Context::cut`]); zero
+    /// means search to the end.
+    pub fn floor(&self) -> usize {
+        self.floor
+    }
+
+    /// Takes the placements leading to a node at the floor.
+    pub fn cut(&mut self, placed: &[u16]) {
+        self.cuts.extend_from_slice(placed);
+    }
+
+    /// Takes one solution found by the solver. Returns false when the search must stop.
+    pub fn report(&mut self, placed: &[u16]) -> bool {
+        let shared = self.shared;
+        if shared.stopped() {
+            return false;
+        }
+        let plan = shared.plan;
+        let group_len = plan.group.len();
+        // The filter's own check: the stabiliser of the first image, or the whole group.
+        if plan.first.full_check {
+            if !self
+                .canonical
+                .is_least(self.info, placed, plan.group, 1..group_len)
+            {
+                return true;
+            }
+        } else if let Some(stab) = plan.first.stabilisers.get(self.entry) {
+            if !stab.is_empty()
+                && !self.canonical.is_least(
+                    self.info,
+                    placed,
+                    plan.group,
+                    stab.iter().map(|&k| k as usize),
+                )
+            {
+                return true;
+            }
+        }
+        let unique = !plan.unfiltered
+            || self
+                .canonical
+                .is_least(self.info, placed, plan.group, 1..group_len);
+        if shared.unique_only && !unique {
+            return true;
+        }
+        if shared.quiet && shared.limit.is_none() {
+            // Nothing to write and nothing to stop at: no need to take the lock.
+            self.solutions += 1;
+            self.unique += u64::from(unique);
+            return true;
+        }
+        let mut guard = shared.listing.lock().unwrap_or_else(|e| e.into_inner());
+        let listing = &mut *guard;
+        if shared.stopped() {
+            return false;
+        }
+        listing.accepted += 1;
+        self.solutions += 1;
+        self.unique += u64::from(unique);
+        if let (false, Some(out)) = (shared.quiet, listing.out.as_mut()) {
+            self.text.clear();
+            format_solution(self.info, listing.accepted, placed, &mut self.text);
+            if out.write_all(self.text.as_bytes()).is_err() {
+                // The reader went away (a closed pipe): nothing more can be said.
+                shared.stop.store(true, Ordering::Relaxed);
+                return false;
+            }
+        }
+        if shared.limit.is_some_and(|l| listing.accepted >= l) {
+            shared.stop.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// The children of `prefix` in the solver's own search order (each a prefix one
+    /// image longer), found by searching `prefix` with the floor one level below it.
+    pub(crate) fn children(
+        &mut self,
+        search: &mut dyn Search,
+        prefix: &[u16],
+    ) -> impl Iterator<Item = &[u16]> {
+        let len = prefix.len() + 1;
+        self.floor = self.info.pieces_to_place() - len;
+        self.cuts.clear();
+        search.solve_prefix(prefix, self);
+        self.floor = 0;
+        self.cuts.chunks_exact(len)
+    }
+}
