@@ -15,13 +15,15 @@
 //!    [`UsageError`]).
 //! 8. `search`: the contract with a solver ([`Search`], [`Context`]) and the state of a
 //!    run that every thread shares.
-//! 9. `split`: the subtrees, and Knuth's estimates of their sizes.
-//! 10. `estimate`: `--estimate`'s measurement.
-//! 11. `checkpoint`: the record of the finished subtrees.
-//! 12. `report`: the `-i` block, written and read back ([`Summary`],
+//! 9. `fila`: the FILA search written once, which every generated solver instantiates
+//!    with its puzzle's tables ([`fila::Solver`], [`fila::Tables`]).
+//! 10. `split`: the subtrees, and Knuth's estimates of their sizes.
+//! 11. `estimate`: `--estimate`'s measurement.
+//! 12. `checkpoint`: the record of the finished subtrees.
+//! 13. `report`: the `-i` block, written and read back ([`Summary`],
 //!     [`Report`](report::Report)).
-//! 13. `merge`: `fila merge`.
-//! 14. `driver`: [`run`], one run phase by phase.
+//! 14. `merge`: `fila merge`.
+//! 15. `driver`: [`run`], one run phase by phase.
 
 pub mod checkpoint;
 pub mod driver;
@@ -85,6 +87,19 @@ mod layering {
         ("progress", include_str!("progress.rs")),
         ("plan", include_str!("plan.rs")),
         ("search", include_str!("search.rs")),
+        // The FILA kernels, a directory: its files together.
+        (
+            "fila",
+            concat!(
+                include_str!("fila/mod.rs"),
+                include_str!("fila/bits.rs"),
+                include_str!("fila/data.rs"),
+                include_str!("fila/level.rs"),
+                include_str!("fila/prune.rs"),
+                include_str!("fila/search.rs"),
+                include_str!("fila/tables.rs"),
+            ),
+        ),
         ("split", include_str!("split.rs")),
         ("estimate", include_str!("estimate.rs")),
         ("checkpoint", include_str!("checkpoint.rs")),

@@ -8,7 +8,7 @@ use super::bits::{Block, Word};
 use super::level::Level;
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{ETable, List, Span, Tables};
-use crate::driver::{Context, Search};
+use crate::search::{Context, Search};
 
 /// A FILA solver: a puzzle's tables and the state of one search over them.
 pub struct Solver<T: Tables> {
