@@ -65,6 +65,7 @@ pub fn main(args: &[String]) -> ExitCode {
     let mut slow = true;
     let mut save = false;
     let mut words = false;
+    let mut baseline: Option<PathBuf> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -78,8 +79,15 @@ pub fn main(args: &[String]) -> ExitCode {
             "--quick" => slow = false,
             "--save" => save = true,
             "--words" => words = true,
+            "--baseline" => match it.next() {
+                Some(dir) => baseline = Some(PathBuf::from(dir)),
+                None => {
+                    eprintln!("--baseline needs the directory of another build's executables");
+                    return ExitCode::from(2);
+                }
+            },
             other => {
-                eprintln!("unknown option {other}; usage: cargo xtask bench [--runs N] [--quick] [--save] [--words]");
+                eprintln!("unknown option {other}; usage: cargo xtask bench [--runs N] [--quick] [--save] [--words] [--baseline DIR]");
                 return ExitCode::from(2);
             }
         }
@@ -218,6 +226,30 @@ pub fn main(args: &[String]) -> ExitCode {
             9839,
         ));
     }
+    // The same generated solvers from another build (the commit before a change, built
+    // in a second work tree), side by side with these.
+    if let Some(dir) = &baseline {
+        let generated: Vec<Entry> = entries
+            .iter()
+            .filter(|e| e.solver == "generated")
+            .map(|e| Entry {
+                puzzle: e.puzzle,
+                solver: "generated, baseline".to_string(),
+                program: dir.join(e.program.file_name().unwrap_or_default()),
+                args: e.args.clone(),
+                key: e.key,
+                expected: e.expected,
+                times: Vec::new(),
+            })
+            .collect();
+        for b in &generated {
+            if !b.program.exists() {
+                eprintln!("error: the baseline has no {}", b.program.display());
+                return ExitCode::from(2);
+            }
+        }
+        entries.extend(generated);
+    }
     if let Err(message) = time_interleaved(&mut entries, &root, runs) {
         eprintln!("error: {message}");
         return ExitCode::from(1);
@@ -258,6 +290,20 @@ pub fn main(args: &[String]) -> ExitCode {
             table.push_str(&format!(
                 "| {puzzle}: generated / {other} | {} |\n",
                 ratio(find(puzzle, "generated"), find(puzzle, other))
+            ));
+        }
+    }
+    for puzzle in [
+        "pentomino_10x6",
+        "soma",
+        "one_sided_30x3",
+        "one_sided_18x5",
+        "tetriscube",
+    ] {
+        if find(puzzle, "generated, baseline").is_some() {
+            table.push_str(&format!(
+                "| {puzzle}: generated / baseline | {} |\n",
+                ratio(find(puzzle, "generated"), find(puzzle, "generated, baseline"))
             ));
         }
     }
