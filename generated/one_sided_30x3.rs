@@ -5,14 +5,12 @@
 
 /// A FILA solver for puzzles/one_sided_30x3.txt: 90 cells, 18 pieces of 18 shapes, 1160 images; piece X placed first.
 pub fn main() {
-    ::runtime::main_for(info(), &mut Solver::new());
+    ::runtime::main_for(info(), &mut Solver::with_tables(&TABLES));
 }
-/// The FILA search (`runtime::fila`) over this puzzle's tables.
-pub type Solver = ::runtime::fila::Solver<Puzzle>;
 /// The F heuristic throughout: this solver has no E stage.
 const F_FROM: usize = 18;
 #[allow(unused_imports)]
-use ::runtime::fila::{Tables, Word as _};
+use ::runtime::fila::Word as _;
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u128;
 /// Copies of each shape.
@@ -39,153 +37,133 @@ const SHIFTS: [::runtime::fila::Shift<Word>; 4] = [
         from: 0x0000_0000_01b6_db6d_b6db_6db6_db6d_b6db_u128,
     },
 ];
-/// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
-#[derive(Clone, Copy, Default)]
-pub struct Puzzle;
-impl ::runtime::fila::Tables for Puzzle {
-    type Word = Word;
-    type Top = ::runtime::fila::L18;
-    type Tail = tail::Puzzle;
-    #[inline(always)]
-    fn copies(&self) -> &[u8] {
-        &COPIES
-    }
-    #[inline(always)]
-    fn one_per_shape(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn full(&self) -> Word {
-        FULL
-    }
-    #[inline(always)]
-    fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
-        Some(&SHIFTS)
-    }
-    #[inline(always)]
-    fn isolation(&self) -> ::runtime::fila::Isolation {
-        ::runtime::fila::Isolation::Pairs
-    }
-    #[inline(always)]
-    fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
-        match (!occ).trailing_zeros() {
-            0 => cell_0(occ),
-            1 => cell_1(occ),
-            2 => cell_2(occ),
-            3 => cell_3(occ),
-            4 => cell_4(occ),
-            5 => cell_5(occ),
-            6 => cell_6(occ),
-            7 => cell_7(occ),
-            8 => cell_8(occ),
-            9 => cell_9(occ),
-            10 => cell_10(occ),
-            11 => cell_11(occ),
-            12 => cell_12(occ),
-            13 => cell_13(occ),
-            14 => cell_14(occ),
-            15 => cell_15(occ),
-            16 => cell_16(occ),
-            17 => cell_17(occ),
-            18 => cell_18(occ),
-            19 => cell_19(occ),
-            20 => cell_20(occ),
-            21 => cell_21(occ),
-            22 => cell_22(occ),
-            23 => cell_23(occ),
-            24 => cell_24(occ),
-            25 => cell_25(occ),
-            26 => cell_26(occ),
-            27 => cell_27(occ),
-            28 => cell_28(occ),
-            29 => cell_29(occ),
-            30 => cell_30(occ),
-            31 => cell_31(occ),
-            32 => cell_32(occ),
-            33 => cell_33(occ),
-            34 => cell_34(occ),
-            35 => cell_35(occ),
-            36 => cell_36(occ),
-            37 => cell_37(occ),
-            38 => cell_38(occ),
-            39 => cell_39(occ),
-            40 => cell_40(occ),
-            41 => cell_41(occ),
-            42 => cell_42(occ),
-            43 => cell_43(occ),
-            44 => cell_44(occ),
-            45 => cell_45(occ),
-            46 => cell_46(occ),
-            47 => cell_47(occ),
-            48 => cell_48(occ),
-            49 => cell_49(occ),
-            50 => cell_50(occ),
-            51 => cell_51(occ),
-            52 => cell_52(occ),
-            53 => cell_53(occ),
-            54 => cell_54(occ),
-            55 => cell_55(occ),
-            56 => cell_56(occ),
-            57 => cell_57(occ),
-            58 => cell_58(occ),
-            59 => cell_59(occ),
-            60 => cell_60(occ),
-            61 => cell_61(occ),
-            62 => cell_62(occ),
-            63 => cell_63(occ),
-            64 => cell_64(occ),
-            65 => cell_65(occ),
-            66 => cell_66(occ),
-            67 => cell_67(occ),
-            68 => cell_68(occ),
-            69 => cell_69(occ),
-            70 => cell_70(occ),
-            71 => cell_71(occ),
-            72 => cell_72(occ),
-            73 => cell_73(occ),
-            74 => cell_74(occ),
-            75 => cell_75(occ),
-            76 => cell_76(occ),
-            77 => cell_77(occ),
-            78 => cell_78(occ),
-            79 => cell_79(occ),
-            80 => cell_80(occ),
-            81 => cell_81(occ),
-            82 => cell_82(occ),
-            83 => cell_83(occ),
-            84 => cell_84(occ),
-            85 => cell_85(occ),
-            86 => cell_86(occ),
-            87 => cell_87(occ),
-            88 => cell_88(occ),
-            89 => cell_89(occ),
-            _ => {
-                ::runtime::fila::Span {
-                    list: &CELLS,
-                    start: 0,
-                    end: 0,
-                }
+/// The type of this solver's tables: its word, its pieces to place, the narrower
+/// solver it hands over to.
+pub type Tables = ::runtime::fila::PuzzleTables<
+    Word,
+    ::runtime::fila::L18,
+    &'static tail::Tables,
+>;
+/// The FILA search of `runtime::fila` over this solver's tables.
+pub type Solver = ::runtime::fila::Solver<&'static Tables>;
+/// This solver's tables, as the FILA kernels of `runtime::fila` read them.
+pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
+    copies: &COPIES,
+    one_per_shape: true,
+    full: FULL,
+    shifts: Some(&SHIFTS),
+    isolation: ::runtime::fila::Isolation::Pairs,
+    f_stage: ::runtime::fila::FStage::Cells(cells),
+    e_table: None,
+    pruning: &PRUNING,
+    handover: Some(::runtime::fila::Handover {
+        before: BEFORE_TAIL,
+        from: 26,
+        tail: &tail::TABLES,
+    }),
+    top: ::core::marker::PhantomData,
+};
+/// The image list set of the first open cell of `occ`, from that cell's index
+/// function.
+fn cells(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+    match (!occ).trailing_zeros() {
+        0 => cell_0(occ),
+        1 => cell_1(occ),
+        2 => cell_2(occ),
+        3 => cell_3(occ),
+        4 => cell_4(occ),
+        5 => cell_5(occ),
+        6 => cell_6(occ),
+        7 => cell_7(occ),
+        8 => cell_8(occ),
+        9 => cell_9(occ),
+        10 => cell_10(occ),
+        11 => cell_11(occ),
+        12 => cell_12(occ),
+        13 => cell_13(occ),
+        14 => cell_14(occ),
+        15 => cell_15(occ),
+        16 => cell_16(occ),
+        17 => cell_17(occ),
+        18 => cell_18(occ),
+        19 => cell_19(occ),
+        20 => cell_20(occ),
+        21 => cell_21(occ),
+        22 => cell_22(occ),
+        23 => cell_23(occ),
+        24 => cell_24(occ),
+        25 => cell_25(occ),
+        26 => cell_26(occ),
+        27 => cell_27(occ),
+        28 => cell_28(occ),
+        29 => cell_29(occ),
+        30 => cell_30(occ),
+        31 => cell_31(occ),
+        32 => cell_32(occ),
+        33 => cell_33(occ),
+        34 => cell_34(occ),
+        35 => cell_35(occ),
+        36 => cell_36(occ),
+        37 => cell_37(occ),
+        38 => cell_38(occ),
+        39 => cell_39(occ),
+        40 => cell_40(occ),
+        41 => cell_41(occ),
+        42 => cell_42(occ),
+        43 => cell_43(occ),
+        44 => cell_44(occ),
+        45 => cell_45(occ),
+        46 => cell_46(occ),
+        47 => cell_47(occ),
+        48 => cell_48(occ),
+        49 => cell_49(occ),
+        50 => cell_50(occ),
+        51 => cell_51(occ),
+        52 => cell_52(occ),
+        53 => cell_53(occ),
+        54 => cell_54(occ),
+        55 => cell_55(occ),
+        56 => cell_56(occ),
+        57 => cell_57(occ),
+        58 => cell_58(occ),
+        59 => cell_59(occ),
+        60 => cell_60(occ),
+        61 => cell_61(occ),
+        62 => cell_62(occ),
+        63 => cell_63(occ),
+        64 => cell_64(occ),
+        65 => cell_65(occ),
+        66 => cell_66(occ),
+        67 => cell_67(occ),
+        68 => cell_68(occ),
+        69 => cell_69(occ),
+        70 => cell_70(occ),
+        71 => cell_71(occ),
+        72 => cell_72(occ),
+        73 => cell_73(occ),
+        74 => cell_74(occ),
+        75 => cell_75(occ),
+        76 => cell_76(occ),
+        77 => cell_77(occ),
+        78 => cell_78(occ),
+        79 => cell_79(occ),
+        80 => cell_80(occ),
+        81 => cell_81(occ),
+        82 => cell_82(occ),
+        83 => cell_83(occ),
+        84 => cell_84(occ),
+        85 => cell_85(occ),
+        86 => cell_86(occ),
+        87 => cell_87(occ),
+        88 => cell_88(occ),
+        89 => cell_89(occ),
+        _ => {
+            ::runtime::fila::Span {
+                list: &CELLS,
+                start: 0,
+                end: 0,
             }
         }
-    }
-    #[inline(always)]
-    fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
-        None
-    }
-    #[inline(always)]
-    fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
-        &PRUNING
-    }
-    #[inline(always)]
-    fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
-        Some(::runtime::fila::Handover {
-            before: BEFORE_TAIL,
-            tables: &tail::Puzzle,
-        })
-    }
-    #[inline(always)]
-    fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
-        (occ >> 26) as u64
     }
 }
 /// Cell 0 at (0, 0, 0): the index reads +x = cell 3, +y = cell 1.
@@ -1924,7 +1902,7 @@ const BEFORE_TAIL: Word = 0x0000_0000_0000_0000_0000_0000_03ff_ffff_u128;
 /// The solver of cells 26.. (its cell 0 is cell 26 here), in a 64-bit word.
 pub mod tail {
     #[allow(unused_imports)]
-    use ::runtime::fila::{Tables, Word as _};
+    use ::runtime::fila::Word as _;
     /// The occupancy word: bit `c` is set when cell `c` is filled.
     type Word = u64;
     /// Copies of each shape.
@@ -1951,57 +1929,31 @@ pub mod tail {
             from: 0x6db6_db6d_b6db_6db6_u64,
         },
     ];
-    /// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
-    #[derive(Clone, Copy, Default)]
-    pub struct Puzzle;
-    impl ::runtime::fila::Tables for Puzzle {
-        type Word = Word;
-        type Top = ::runtime::fila::L18;
-        type Tail = ::runtime::fila::NoTail<Word>;
-        #[inline(always)]
-        fn copies(&self) -> &[u8] {
-            &COPIES
-        }
-        #[inline(always)]
-        fn one_per_shape(&self) -> bool {
-            true
-        }
-        #[inline(always)]
-        fn full(&self) -> Word {
-            FULL
-        }
-        #[inline(always)]
-        fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
-            Some(&SHIFTS)
-        }
-        #[inline(always)]
-        fn isolation(&self) -> ::runtime::fila::Isolation {
-            ::runtime::fila::Isolation::Pairs
-        }
-        #[inline(always)]
-        fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
-            F_TABLE.span(occ)
-        }
-        #[inline(always)]
-        fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
-            None
-        }
-        #[inline(always)]
-        fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
-            &PRUNING
-        }
-        #[inline(always)]
-        fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
-            None
-        }
-        #[inline(always)]
-        fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
-            occ
-        }
-    }
+    /// The type of this solver's tables: its word, its pieces to place, the narrower
+    /// solver it hands over to.
+    pub type Tables = ::runtime::fila::PuzzleTables<
+        Word,
+        ::runtime::fila::L18,
+        ::runtime::fila::NoTail<Word>,
+    >;
+    /// The FILA search of `runtime::fila` over this solver's tables.
+    pub type Solver = ::runtime::fila::Solver<&'static Tables>;
+    /// This solver's tables, as the FILA kernels of `runtime::fila` read them.
+    pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
+        copies: &COPIES,
+        one_per_shape: true,
+        full: FULL,
+        shifts: Some(&SHIFTS),
+        isolation: ::runtime::fila::Isolation::Pairs,
+        f_stage: ::runtime::fila::FStage::Table(&F_TABLE),
+        e_table: None,
+        pruning: &PRUNING,
+        handover: None,
+        top: ::core::marker::PhantomData,
+    };
     /// The F stage's image list sets: each cell's, indexed by the occupancy of its
     /// context cells (NOF) gathered from the word.
-    static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
+    static F_TABLE: ::runtime::fila::FTable<'static, Word> = ::runtime::fila::FTable {
         context: &F_CONTEXT,
         set_base: &F_SET_BASE,
         index: F_INDEX,
@@ -2011,8 +1963,73 @@ pub mod tail {
             shapes: F_SHAPES,
         },
     };
-    /// For each cell, the later cells whose occupancy selects its image list set (NOF):
-    /// those that the most of its images cover.
+    /** For each cell, the later cells whose occupancy selects its image list set (NOF):
+ those that the most of its images cover. Bit k of a set's index is the k-th lowest.
+
+ - cell 0 at (8, 2, 0): 0 = cell 2 (+x -y), 1 = cell 3 (+x), 2 = cell 5 (+2x -y), 3 = cell 6 (+2x), 4 = cell 8 (+3x -y), 5 = cell 9 (+3x)
+ - cell 1 at (9, 0, 0): 0 = cell 2 (+y), 1 = cell 4 (+x), 2 = cell 5 (+x +y), 3 = cell 7 (+2x), 4 = cell 8 (+2x +y), 5 = cell 10 (+3x)
+ - cell 2 at (9, 1, 0): 0 = cell 3 (+y), 1 = cell 5 (+x), 2 = cell 6 (+x +y), 3 = cell 8 (+2x), 4 = cell 9 (+2x +y), 5 = cell 11 (+3x)
+ - cell 3 at (9, 2, 0): 0 = cell 5 (+x -y), 1 = cell 6 (+x), 2 = cell 8 (+2x -y), 3 = cell 9 (+2x), 4 = cell 11 (+3x -y), 5 = cell 12 (+3x)
+ - cell 4 at (10, 0, 0): 0 = cell 5 (+y), 1 = cell 6 (+2y), 2 = cell 7 (+x), 3 = cell 8 (+x +y), 4 = cell 10 (+2x), 5 = cell 11 (+2x +y)
+ - cell 5 at (10, 1, 0): 0 = cell 6 (+y), 1 = cell 8 (+x), 2 = cell 9 (+x +y), 3 = cell 11 (+2x), 4 = cell 12 (+2x +y), 5 = cell 14 (+3x)
+ - cell 6 at (10, 2, 0): 0 = cell 8 (+x -y), 1 = cell 9 (+x), 2 = cell 11 (+2x -y), 3 = cell 12 (+2x), 4 = cell 14 (+3x -y), 5 = cell 15 (+3x)
+ - cell 7 at (11, 0, 0): 0 = cell 8 (+y), 1 = cell 10 (+x), 2 = cell 11 (+x +y), 3 = cell 13 (+2x), 4 = cell 14 (+2x +y), 5 = cell 16 (+3x)
+ - cell 8 at (11, 1, 0): 0 = cell 9 (+y), 1 = cell 11 (+x), 2 = cell 12 (+x +y), 3 = cell 14 (+2x), 4 = cell 15 (+2x +y), 5 = cell 17 (+3x)
+ - cell 9 at (11, 2, 0): 0 = cell 10 (+x -2y), 1 = cell 11 (+x -y), 2 = cell 12 (+x), 3 = cell 14 (+2x -y), 4 = cell 15 (+2x), 5 = cell 18 (+3x)
+ - cell 10 at (12, 0, 0): 0 = cell 11 (+y), 1 = cell 13 (+x), 2 = cell 14 (+x +y), 3 = cell 16 (+2x), 4 = cell 17 (+2x +y), 5 = cell 19 (+3x)
+ - cell 11 at (12, 1, 0): 0 = cell 12 (+y), 1 = cell 14 (+x), 2 = cell 15 (+x +y), 3 = cell 17 (+2x), 4 = cell 18 (+2x +y), 5 = cell 20 (+3x)
+ - cell 12 at (12, 2, 0): 0 = cell 14 (+x -y), 1 = cell 15 (+x), 2 = cell 17 (+2x -y), 3 = cell 18 (+2x), 4 = cell 20 (+3x -y), 5 = cell 21 (+3x)
+ - cell 13 at (13, 0, 0): 0 = cell 14 (+y), 1 = cell 16 (+x), 2 = cell 17 (+x +y), 3 = cell 19 (+2x), 4 = cell 20 (+2x +y), 5 = cell 22 (+3x)
+ - cell 14 at (13, 1, 0): 0 = cell 15 (+y), 1 = cell 17 (+x), 2 = cell 18 (+x +y), 3 = cell 20 (+2x), 4 = cell 21 (+2x +y), 5 = cell 23 (+3x)
+ - cell 15 at (13, 2, 0): 0 = cell 17 (+x -y), 1 = cell 18 (+x), 2 = cell 20 (+2x -y), 3 = cell 21 (+2x), 4 = cell 23 (+3x -y), 5 = cell 24 (+3x)
+ - cell 16 at (14, 0, 0): 0 = cell 17 (+y), 1 = cell 19 (+x), 2 = cell 20 (+x +y), 3 = cell 22 (+2x), 4 = cell 23 (+2x +y), 5 = cell 25 (+3x)
+ - cell 17 at (14, 1, 0): 0 = cell 18 (+y), 1 = cell 20 (+x), 2 = cell 21 (+x +y), 3 = cell 23 (+2x), 4 = cell 24 (+2x +y), 5 = cell 26 (+3x)
+ - cell 18 at (14, 2, 0): 0 = cell 20 (+x -y), 1 = cell 21 (+x), 2 = cell 23 (+2x -y), 3 = cell 24 (+2x), 4 = cell 26 (+3x -y), 5 = cell 27 (+3x)
+ - cell 19 at (15, 0, 0): 0 = cell 20 (+y), 1 = cell 21 (+2y), 2 = cell 22 (+x), 3 = cell 23 (+x +y), 4 = cell 25 (+2x), 5 = cell 26 (+2x +y)
+ - cell 20 at (15, 1, 0): 0 = cell 21 (+y), 1 = cell 23 (+x), 2 = cell 24 (+x +y), 3 = cell 26 (+2x), 4 = cell 27 (+2x +y), 5 = cell 29 (+3x)
+ - cell 21 at (15, 2, 0): 0 = cell 23 (+x -y), 1 = cell 24 (+x), 2 = cell 26 (+2x -y), 3 = cell 27 (+2x), 4 = cell 29 (+3x -y), 5 = cell 30 (+3x)
+ - cell 22 at (16, 0, 0): 0 = cell 23 (+y), 1 = cell 25 (+x), 2 = cell 26 (+x +y), 3 = cell 28 (+2x), 4 = cell 29 (+2x +y), 5 = cell 31 (+3x)
+ - cell 23 at (16, 1, 0): 0 = cell 24 (+y), 1 = cell 26 (+x), 2 = cell 27 (+x +y), 3 = cell 29 (+2x), 4 = cell 30 (+2x +y), 5 = cell 32 (+3x)
+ - cell 24 at (16, 2, 0): 0 = cell 25 (+x -2y), 1 = cell 26 (+x -y), 2 = cell 27 (+x), 3 = cell 29 (+2x -y), 4 = cell 30 (+2x), 5 = cell 33 (+3x)
+ - cell 25 at (17, 0, 0): 0 = cell 26 (+y), 1 = cell 28 (+x), 2 = cell 29 (+x +y), 3 = cell 31 (+2x), 4 = cell 32 (+2x +y), 5 = cell 34 (+3x)
+ - cell 26 at (17, 1, 0): 0 = cell 27 (+y), 1 = cell 29 (+x), 2 = cell 30 (+x +y), 3 = cell 32 (+2x), 4 = cell 33 (+2x +y), 5 = cell 35 (+3x)
+ - cell 27 at (17, 2, 0): 0 = cell 29 (+x -y), 1 = cell 30 (+x), 2 = cell 32 (+2x -y), 3 = cell 33 (+2x), 4 = cell 35 (+3x -y), 5 = cell 36 (+3x)
+ - cell 28 at (18, 0, 0): 0 = cell 29 (+y), 1 = cell 31 (+x), 2 = cell 32 (+x +y), 3 = cell 34 (+2x), 4 = cell 35 (+2x +y), 5 = cell 37 (+3x)
+ - cell 29 at (18, 1, 0): 0 = cell 30 (+y), 1 = cell 32 (+x), 2 = cell 33 (+x +y), 3 = cell 35 (+2x), 4 = cell 36 (+2x +y), 5 = cell 38 (+3x)
+ - cell 30 at (18, 2, 0): 0 = cell 32 (+x -y), 1 = cell 33 (+x), 2 = cell 35 (+2x -y), 3 = cell 36 (+2x), 4 = cell 38 (+3x -y), 5 = cell 39 (+3x)
+ - cell 31 at (19, 0, 0): 0 = cell 32 (+y), 1 = cell 34 (+x), 2 = cell 35 (+x +y), 3 = cell 37 (+2x), 4 = cell 38 (+2x +y), 5 = cell 40 (+3x)
+ - cell 32 at (19, 1, 0): 0 = cell 33 (+y), 1 = cell 35 (+x), 2 = cell 36 (+x +y), 3 = cell 38 (+2x), 4 = cell 39 (+2x +y), 5 = cell 41 (+3x)
+ - cell 33 at (19, 2, 0): 0 = cell 35 (+x -y), 1 = cell 36 (+x), 2 = cell 38 (+2x -y), 3 = cell 39 (+2x), 4 = cell 41 (+3x -y), 5 = cell 42 (+3x)
+ - cell 34 at (20, 0, 0): 0 = cell 35 (+y), 1 = cell 36 (+2y), 2 = cell 37 (+x), 3 = cell 38 (+x +y), 4 = cell 40 (+2x), 5 = cell 41 (+2x +y)
+ - cell 35 at (20, 1, 0): 0 = cell 36 (+y), 1 = cell 38 (+x), 2 = cell 39 (+x +y), 3 = cell 41 (+2x), 4 = cell 42 (+2x +y), 5 = cell 44 (+3x)
+ - cell 36 at (20, 2, 0): 0 = cell 38 (+x -y), 1 = cell 39 (+x), 2 = cell 41 (+2x -y), 3 = cell 42 (+2x), 4 = cell 44 (+3x -y), 5 = cell 45 (+3x)
+ - cell 37 at (21, 0, 0): 0 = cell 38 (+y), 1 = cell 40 (+x), 2 = cell 41 (+x +y), 3 = cell 43 (+2x), 4 = cell 44 (+2x +y), 5 = cell 46 (+3x)
+ - cell 38 at (21, 1, 0): 0 = cell 39 (+y), 1 = cell 41 (+x), 2 = cell 42 (+x +y), 3 = cell 44 (+2x), 4 = cell 45 (+2x +y), 5 = cell 47 (+3x)
+ - cell 39 at (21, 2, 0): 0 = cell 40 (+x -2y), 1 = cell 41 (+x -y), 2 = cell 42 (+x), 3 = cell 44 (+2x -y), 4 = cell 45 (+2x), 5 = cell 48 (+3x)
+ - cell 40 at (22, 0, 0): 0 = cell 41 (+y), 1 = cell 43 (+x), 2 = cell 44 (+x +y), 3 = cell 46 (+2x), 4 = cell 47 (+2x +y), 5 = cell 49 (+3x)
+ - cell 41 at (22, 1, 0): 0 = cell 42 (+y), 1 = cell 44 (+x), 2 = cell 45 (+x +y), 3 = cell 47 (+2x), 4 = cell 48 (+2x +y), 5 = cell 50 (+3x)
+ - cell 42 at (22, 2, 0): 0 = cell 44 (+x -y), 1 = cell 45 (+x), 2 = cell 47 (+2x -y), 3 = cell 48 (+2x), 4 = cell 50 (+3x -y), 5 = cell 51 (+3x)
+ - cell 43 at (23, 0, 0): 0 = cell 44 (+y), 1 = cell 46 (+x), 2 = cell 47 (+x +y), 3 = cell 49 (+2x), 4 = cell 50 (+2x +y), 5 = cell 52 (+3x)
+ - cell 44 at (23, 1, 0): 0 = cell 45 (+y), 1 = cell 47 (+x), 2 = cell 48 (+x +y), 3 = cell 50 (+2x), 4 = cell 51 (+2x +y), 5 = cell 53 (+3x)
+ - cell 45 at (23, 2, 0): 0 = cell 47 (+x -y), 1 = cell 48 (+x), 2 = cell 50 (+2x -y), 3 = cell 51 (+2x), 4 = cell 53 (+3x -y), 5 = cell 54 (+3x)
+ - cell 46 at (24, 0, 0): 0 = cell 47 (+y), 1 = cell 49 (+x), 2 = cell 50 (+x +y), 3 = cell 52 (+2x), 4 = cell 53 (+2x +y), 5 = cell 55 (+3x)
+ - cell 47 at (24, 1, 0): 0 = cell 48 (+y), 1 = cell 50 (+x), 2 = cell 51 (+x +y), 3 = cell 53 (+2x), 4 = cell 54 (+2x +y), 5 = cell 56 (+3x)
+ - cell 48 at (24, 2, 0): 0 = cell 50 (+x -y), 1 = cell 51 (+x), 2 = cell 53 (+2x -y), 3 = cell 54 (+2x), 4 = cell 56 (+3x -y), 5 = cell 57 (+3x)
+ - cell 49 at (25, 0, 0): 0 = cell 50 (+y), 1 = cell 51 (+2y), 2 = cell 52 (+x), 3 = cell 53 (+x +y), 4 = cell 55 (+2x), 5 = cell 56 (+2x +y)
+ - cell 50 at (25, 1, 0): 0 = cell 51 (+y), 1 = cell 53 (+x), 2 = cell 54 (+x +y), 3 = cell 56 (+2x), 4 = cell 57 (+2x +y), 5 = cell 59 (+3x)
+ - cell 51 at (25, 2, 0): 0 = cell 53 (+x -y), 1 = cell 54 (+x), 2 = cell 56 (+2x -y), 3 = cell 57 (+2x), 4 = cell 59 (+3x -y), 5 = cell 60 (+3x)
+ - cell 52 at (26, 0, 0): 0 = cell 53 (+y), 1 = cell 55 (+x), 2 = cell 56 (+x +y), 3 = cell 58 (+2x), 4 = cell 59 (+2x +y), 5 = cell 61 (+3x)
+ - cell 53 at (26, 1, 0): 0 = cell 54 (+y), 1 = cell 55 (+x -y), 2 = cell 56 (+x), 3 = cell 57 (+x +y), 4 = cell 59 (+2x), 5 = cell 60 (+2x +y)
+ - cell 54 at (26, 2, 0): 0 = cell 55 (+x -2y), 1 = cell 56 (+x -y), 2 = cell 57 (+x), 3 = cell 59 (+2x -y), 4 = cell 60 (+2x), 5 = cell 63 (+3x)
+ - cell 55 at (27, 0, 0): 0 = cell 56 (+y), 1 = cell 58 (+x), 2 = cell 59 (+x +y), 3 = cell 61 (+2x), 4 = cell 62 (+2x +y), 5 = cell 63 (+2x +2y)
+ - cell 56 at (27, 1, 0): 0 = cell 57 (+y), 1 = cell 59 (+x), 2 = cell 60 (+x +y), 3 = cell 61 (+2x -y), 4 = cell 62 (+2x), 5 = cell 63 (+2x +y)
+ - cell 57 at (27, 2, 0): 0 = cell 59 (+x -y), 1 = cell 60 (+x), 2 = cell 61 (+2x -2y), 3 = cell 62 (+2x -y), 4 = cell 63 (+2x)
+ - cell 58 at (28, 0, 0): 0 = cell 59 (+y), 1 = cell 60 (+2y), 2 = cell 61 (+x), 3 = cell 62 (+x +y), 4 = cell 63 (+x +2y)
+ - cell 59 at (28, 1, 0): 0 = cell 60 (+y), 1 = cell 61 (+x -y), 2 = cell 62 (+x), 3 = cell 63 (+x +y)
+ - cell 60 at (28, 2, 0): none
+ - cell 61 at (29, 0, 0): none
+ - cell 62 at (29, 1, 0): none
+ - cell 63 at (29, 2, 0): none*/
     const F_CONTEXT: [Word; 64] = [
         0x0000_0000_0000_036c_u64, 0x0000_0000_0000_05b4_u64, 0x0000_0000_0000_0b68_u64,
         0x0000_0000_0000_1b60_u64, 0x0000_0000_0000_0de0_u64, 0x0000_0000_0000_5b40_u64,

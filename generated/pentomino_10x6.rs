@@ -5,14 +5,12 @@
 
 /// A FILA solver for puzzles/pentomino_10x6.txt: 60 cells, 12 pieces of 12 shapes, 1928 images; piece X placed first.
 pub fn main() {
-    ::runtime::main_for(info(), &mut Solver::new());
+    ::runtime::main_for(info(), &mut Solver::with_tables(&TABLES));
 }
-/// The FILA search (`runtime::fila`) over this puzzle's tables.
-pub type Solver = ::runtime::fila::Solver<Puzzle>;
 /// The F heuristic throughout: this solver has no E stage.
 const F_FROM: usize = 12;
 #[allow(unused_imports)]
-use ::runtime::fila::{Tables, Word as _};
+use ::runtime::fila::Word as _;
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u64;
 /// Copies of each shape.
@@ -39,57 +37,31 @@ const SHIFTS: [::runtime::fila::Shift<Word>; 4] = [
         from: 0x07df_7df7_df7d_f7df_u64,
     },
 ];
-/// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
-#[derive(Clone, Copy, Default)]
-pub struct Puzzle;
-impl ::runtime::fila::Tables for Puzzle {
-    type Word = Word;
-    type Top = ::runtime::fila::L12;
-    type Tail = ::runtime::fila::NoTail<Word>;
-    #[inline(always)]
-    fn copies(&self) -> &[u8] {
-        &COPIES
-    }
-    #[inline(always)]
-    fn one_per_shape(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn full(&self) -> Word {
-        FULL
-    }
-    #[inline(always)]
-    fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
-        Some(&SHIFTS)
-    }
-    #[inline(always)]
-    fn isolation(&self) -> ::runtime::fila::Isolation {
-        ::runtime::fila::Isolation::Pairs
-    }
-    #[inline(always)]
-    fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
-        F_TABLE.span(occ)
-    }
-    #[inline(always)]
-    fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
-        None
-    }
-    #[inline(always)]
-    fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
-        &PRUNING
-    }
-    #[inline(always)]
-    fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
-        None
-    }
-    #[inline(always)]
-    fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
-        occ
-    }
-}
+/// The type of this solver's tables: its word, its pieces to place, the narrower
+/// solver it hands over to.
+pub type Tables = ::runtime::fila::PuzzleTables<
+    Word,
+    ::runtime::fila::L12,
+    ::runtime::fila::NoTail<Word>,
+>;
+/// The FILA search of `runtime::fila` over this solver's tables.
+pub type Solver = ::runtime::fila::Solver<&'static Tables>;
+/// This solver's tables, as the FILA kernels of `runtime::fila` read them.
+pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
+    copies: &COPIES,
+    one_per_shape: true,
+    full: FULL,
+    shifts: Some(&SHIFTS),
+    isolation: ::runtime::fila::Isolation::Pairs,
+    f_stage: ::runtime::fila::FStage::Table(&F_TABLE),
+    e_table: None,
+    pruning: &PRUNING,
+    handover: None,
+    top: ::core::marker::PhantomData,
+};
 /// The F stage's image list sets: each cell's, indexed by the occupancy of its
 /// context cells (NOF) gathered from the word.
-static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
+static F_TABLE: ::runtime::fila::FTable<'static, Word> = ::runtime::fila::FTable {
     context: &F_CONTEXT,
     set_base: &F_SET_BASE,
     index: F_INDEX,
@@ -99,8 +71,69 @@ static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
         shapes: F_SHAPES,
     },
 };
-/// For each cell, the later cells whose occupancy selects its image list set (NOF):
-/// those that the most of its images cover.
+/** For each cell, the later cells whose occupancy selects its image list set (NOF):
+ those that the most of its images cover. Bit k of a set's index is the k-th lowest.
+
+ - cell 0 at (0, 0, 0): 0 = cell 1 (+y), 1 = cell 2 (+2y), 2 = cell 6 (+x), 3 = cell 7 (+x +y), 4 = cell 8 (+x +2y), 5 = cell 13 (+2x +y)
+ - cell 1 at (0, 1, 0): 0 = cell 2 (+y), 1 = cell 7 (+x), 2 = cell 8 (+x +y), 3 = cell 9 (+x +2y), 4 = cell 13 (+2x), 5 = cell 14 (+2x +y)
+ - cell 2 at (0, 2, 0): 0 = cell 3 (+y), 1 = cell 7 (+x -y), 2 = cell 8 (+x), 3 = cell 9 (+x +y), 4 = cell 14 (+2x), 5 = cell 15 (+2x +y)
+ - cell 3 at (0, 3, 0): 0 = cell 4 (+y), 1 = cell 8 (+x -y), 2 = cell 9 (+x), 3 = cell 10 (+x +y), 4 = cell 14 (+2x -y), 5 = cell 15 (+2x)
+ - cell 4 at (0, 4, 0): 0 = cell 5 (+y), 1 = cell 8 (+x -2y), 2 = cell 9 (+x -y), 3 = cell 10 (+x), 4 = cell 15 (+2x -y), 5 = cell 16 (+2x)
+ - cell 5 at (0, 5, 0): 0 = cell 9 (+x -2y), 1 = cell 10 (+x -y), 2 = cell 11 (+x), 3 = cell 16 (+2x -y), 4 = cell 17 (+2x), 5 = cell 23 (+3x)
+ - cell 6 at (1, 0, 0): 0 = cell 7 (+y), 1 = cell 8 (+2y), 2 = cell 12 (+x), 3 = cell 13 (+x +y), 4 = cell 14 (+x +2y), 5 = cell 19 (+2x +y)
+ - cell 7 at (1, 1, 0): 0 = cell 8 (+y), 1 = cell 13 (+x), 2 = cell 14 (+x +y), 3 = cell 15 (+x +2y), 4 = cell 19 (+2x), 5 = cell 20 (+2x +y)
+ - cell 8 at (1, 2, 0): 0 = cell 9 (+y), 1 = cell 13 (+x -y), 2 = cell 14 (+x), 3 = cell 15 (+x +y), 4 = cell 20 (+2x), 5 = cell 21 (+2x +y)
+ - cell 9 at (1, 3, 0): 0 = cell 10 (+y), 1 = cell 14 (+x -y), 2 = cell 15 (+x), 3 = cell 16 (+x +y), 4 = cell 21 (+2x), 5 = cell 22 (+2x +y)
+ - cell 10 at (1, 4, 0): 0 = cell 11 (+y), 1 = cell 15 (+x -y), 2 = cell 16 (+x), 3 = cell 17 (+x +y), 4 = cell 21 (+2x -y), 5 = cell 22 (+2x)
+ - cell 11 at (1, 5, 0): 0 = cell 15 (+x -2y), 1 = cell 16 (+x -y), 2 = cell 17 (+x), 3 = cell 22 (+2x -y), 4 = cell 23 (+2x), 5 = cell 29 (+3x)
+ - cell 12 at (2, 0, 0): 0 = cell 13 (+y), 1 = cell 14 (+2y), 2 = cell 18 (+x), 3 = cell 19 (+x +y), 4 = cell 20 (+x +2y), 5 = cell 25 (+2x +y)
+ - cell 13 at (2, 1, 0): 0 = cell 14 (+y), 1 = cell 19 (+x), 2 = cell 20 (+x +y), 3 = cell 21 (+x +2y), 4 = cell 25 (+2x), 5 = cell 26 (+2x +y)
+ - cell 14 at (2, 2, 0): 0 = cell 15 (+y), 1 = cell 19 (+x -y), 2 = cell 20 (+x), 3 = cell 21 (+x +y), 4 = cell 26 (+2x), 5 = cell 27 (+2x +y)
+ - cell 15 at (2, 3, 0): 0 = cell 16 (+y), 1 = cell 20 (+x -y), 2 = cell 21 (+x), 3 = cell 22 (+x +y), 4 = cell 27 (+2x), 5 = cell 28 (+2x +y)
+ - cell 16 at (2, 4, 0): 0 = cell 17 (+y), 1 = cell 21 (+x -y), 2 = cell 22 (+x), 3 = cell 23 (+x +y), 4 = cell 27 (+2x -y), 5 = cell 28 (+2x)
+ - cell 17 at (2, 5, 0): 0 = cell 21 (+x -2y), 1 = cell 22 (+x -y), 2 = cell 23 (+x), 3 = cell 28 (+2x -y), 4 = cell 29 (+2x), 5 = cell 35 (+3x)
+ - cell 18 at (3, 0, 0): 0 = cell 19 (+y), 1 = cell 20 (+2y), 2 = cell 24 (+x), 3 = cell 25 (+x +y), 4 = cell 26 (+x +2y), 5 = cell 31 (+2x +y)
+ - cell 19 at (3, 1, 0): 0 = cell 20 (+y), 1 = cell 25 (+x), 2 = cell 26 (+x +y), 3 = cell 27 (+x +2y), 4 = cell 31 (+2x), 5 = cell 32 (+2x +y)
+ - cell 20 at (3, 2, 0): 0 = cell 21 (+y), 1 = cell 25 (+x -y), 2 = cell 26 (+x), 3 = cell 27 (+x +y), 4 = cell 32 (+2x), 5 = cell 33 (+2x +y)
+ - cell 21 at (3, 3, 0): 0 = cell 22 (+y), 1 = cell 26 (+x -y), 2 = cell 27 (+x), 3 = cell 28 (+x +y), 4 = cell 33 (+2x), 5 = cell 34 (+2x +y)
+ - cell 22 at (3, 4, 0): 0 = cell 23 (+y), 1 = cell 27 (+x -y), 2 = cell 28 (+x), 3 = cell 29 (+x +y), 4 = cell 33 (+2x -y), 5 = cell 34 (+2x)
+ - cell 23 at (3, 5, 0): 0 = cell 27 (+x -2y), 1 = cell 28 (+x -y), 2 = cell 29 (+x), 3 = cell 34 (+2x -y), 4 = cell 35 (+2x), 5 = cell 41 (+3x)
+ - cell 24 at (4, 0, 0): 0 = cell 25 (+y), 1 = cell 26 (+2y), 2 = cell 30 (+x), 3 = cell 31 (+x +y), 4 = cell 32 (+x +2y), 5 = cell 37 (+2x +y)
+ - cell 25 at (4, 1, 0): 0 = cell 26 (+y), 1 = cell 31 (+x), 2 = cell 32 (+x +y), 3 = cell 33 (+x +2y), 4 = cell 37 (+2x), 5 = cell 38 (+2x +y)
+ - cell 26 at (4, 2, 0): 0 = cell 27 (+y), 1 = cell 31 (+x -y), 2 = cell 32 (+x), 3 = cell 33 (+x +y), 4 = cell 38 (+2x), 5 = cell 39 (+2x +y)
+ - cell 27 at (4, 3, 0): 0 = cell 28 (+y), 1 = cell 32 (+x -y), 2 = cell 33 (+x), 3 = cell 34 (+x +y), 4 = cell 39 (+2x), 5 = cell 40 (+2x +y)
+ - cell 28 at (4, 4, 0): 0 = cell 29 (+y), 1 = cell 33 (+x -y), 2 = cell 34 (+x), 3 = cell 35 (+x +y), 4 = cell 39 (+2x -y), 5 = cell 40 (+2x)
+ - cell 29 at (4, 5, 0): 0 = cell 33 (+x -2y), 1 = cell 34 (+x -y), 2 = cell 35 (+x), 3 = cell 40 (+2x -y), 4 = cell 41 (+2x), 5 = cell 47 (+3x)
+ - cell 30 at (5, 0, 0): 0 = cell 31 (+y), 1 = cell 32 (+2y), 2 = cell 36 (+x), 3 = cell 37 (+x +y), 4 = cell 38 (+x +2y), 5 = cell 43 (+2x +y)
+ - cell 31 at (5, 1, 0): 0 = cell 32 (+y), 1 = cell 37 (+x), 2 = cell 38 (+x +y), 3 = cell 39 (+x +2y), 4 = cell 43 (+2x), 5 = cell 44 (+2x +y)
+ - cell 32 at (5, 2, 0): 0 = cell 33 (+y), 1 = cell 37 (+x -y), 2 = cell 38 (+x), 3 = cell 39 (+x +y), 4 = cell 44 (+2x), 5 = cell 45 (+2x +y)
+ - cell 33 at (5, 3, 0): 0 = cell 34 (+y), 1 = cell 38 (+x -y), 2 = cell 39 (+x), 3 = cell 40 (+x +y), 4 = cell 45 (+2x), 5 = cell 46 (+2x +y)
+ - cell 34 at (5, 4, 0): 0 = cell 35 (+y), 1 = cell 39 (+x -y), 2 = cell 40 (+x), 3 = cell 41 (+x +y), 4 = cell 45 (+2x -y), 5 = cell 46 (+2x)
+ - cell 35 at (5, 5, 0): 0 = cell 39 (+x -2y), 1 = cell 40 (+x -y), 2 = cell 41 (+x), 3 = cell 46 (+2x -y), 4 = cell 47 (+2x), 5 = cell 53 (+3x)
+ - cell 36 at (6, 0, 0): 0 = cell 37 (+y), 1 = cell 38 (+2y), 2 = cell 42 (+x), 3 = cell 43 (+x +y), 4 = cell 44 (+x +2y), 5 = cell 48 (+2x)
+ - cell 37 at (6, 1, 0): 0 = cell 38 (+y), 1 = cell 43 (+x), 2 = cell 44 (+x +y), 3 = cell 45 (+x +2y), 4 = cell 49 (+2x), 5 = cell 50 (+2x +y)
+ - cell 38 at (6, 2, 0): 0 = cell 39 (+y), 1 = cell 43 (+x -y), 2 = cell 44 (+x), 3 = cell 45 (+x +y), 4 = cell 50 (+2x), 5 = cell 51 (+2x +y)
+ - cell 39 at (6, 3, 0): 0 = cell 40 (+y), 1 = cell 44 (+x -y), 2 = cell 45 (+x), 3 = cell 46 (+x +y), 4 = cell 51 (+2x), 5 = cell 52 (+2x +y)
+ - cell 40 at (6, 4, 0): 0 = cell 41 (+y), 1 = cell 45 (+x -y), 2 = cell 46 (+x), 3 = cell 47 (+x +y), 4 = cell 51 (+2x -y), 5 = cell 52 (+2x)
+ - cell 41 at (6, 5, 0): 0 = cell 45 (+x -2y), 1 = cell 46 (+x -y), 2 = cell 47 (+x), 3 = cell 51 (+2x -2y), 4 = cell 52 (+2x -y), 5 = cell 53 (+2x)
+ - cell 42 at (7, 0, 0): 0 = cell 43 (+y), 1 = cell 44 (+2y), 2 = cell 48 (+x), 3 = cell 49 (+x +y), 4 = cell 50 (+x +2y), 5 = cell 54 (+2x)
+ - cell 43 at (7, 1, 0): 0 = cell 44 (+y), 1 = cell 45 (+2y), 2 = cell 49 (+x), 3 = cell 50 (+x +y), 4 = cell 51 (+x +2y), 5 = cell 55 (+2x)
+ - cell 44 at (7, 2, 0): 0 = cell 45 (+y), 1 = cell 49 (+x -y), 2 = cell 50 (+x), 3 = cell 51 (+x +y), 4 = cell 52 (+x +2y), 5 = cell 56 (+2x)
+ - cell 45 at (7, 3, 0): 0 = cell 46 (+y), 1 = cell 50 (+x -y), 2 = cell 51 (+x), 3 = cell 52 (+x +y), 4 = cell 57 (+2x), 5 = cell 58 (+2x +y)
+ - cell 46 at (7, 4, 0): 0 = cell 50 (+x -2y), 1 = cell 51 (+x -y), 2 = cell 52 (+x), 3 = cell 53 (+x +y), 4 = cell 58 (+2x), 5 = cell 59 (+2x +y)
+ - cell 47 at (7, 5, 0): 0 = cell 50 (+x -3y), 1 = cell 51 (+x -2y), 2 = cell 52 (+x -y), 3 = cell 53 (+x), 4 = cell 58 (+2x -y), 5 = cell 59 (+2x)
+ - cell 48 at (8, 0, 0): 0 = cell 49 (+y), 1 = cell 50 (+2y), 2 = cell 51 (+3y), 3 = cell 54 (+x), 4 = cell 55 (+x +y), 5 = cell 56 (+x +2y)
+ - cell 49 at (8, 1, 0): 0 = cell 50 (+y), 1 = cell 51 (+2y), 2 = cell 52 (+3y), 3 = cell 55 (+x), 4 = cell 56 (+x +y), 5 = cell 57 (+x +2y)
+ - cell 50 at (8, 2, 0): 0 = cell 51 (+y), 1 = cell 52 (+2y), 2 = cell 55 (+x -y), 3 = cell 56 (+x), 4 = cell 57 (+x +y), 5 = cell 58 (+x +2y)
+ - cell 51 at (8, 3, 0): 0 = cell 52 (+y), 1 = cell 55 (+x -2y), 2 = cell 56 (+x -y), 3 = cell 57 (+x), 4 = cell 58 (+x +y), 5 = cell 59 (+x +2y)
+ - cell 52 at (8, 4, 0): 0 = cell 53 (+y), 1 = cell 55 (+x -3y), 2 = cell 56 (+x -2y), 3 = cell 57 (+x -y), 4 = cell 58 (+x), 5 = cell 59 (+x +y)
+ - cell 53 at (8, 5, 0): 0 = cell 56 (+x -3y), 1 = cell 57 (+x -2y), 2 = cell 58 (+x -y), 3 = cell 59 (+x)
+ - cell 54 at (9, 0, 0): 0 = cell 55 (+y), 1 = cell 56 (+2y), 2 = cell 57 (+3y), 3 = cell 58 (+4y)
+ - cell 55 at (9, 1, 0): 0 = cell 56 (+y), 1 = cell 57 (+2y), 2 = cell 58 (+3y), 3 = cell 59 (+4y)
+ - cell 56 at (9, 2, 0): none
+ - cell 57 at (9, 3, 0): none
+ - cell 58 at (9, 4, 0): none
+ - cell 59 at (9, 5, 0): none*/
 const F_CONTEXT: [Word; 64] = [
     0x0000_0000_0000_21c6_u64, 0x0000_0000_0000_6384_u64, 0x0000_0000_0000_c388_u64,
     0x0000_0000_0000_c710_u64, 0x0000_0000_0001_8720_u64, 0x0000_0000_0083_0e00_u64,

@@ -5,14 +5,12 @@
 
 /// A FILA solver for puzzles/soma.txt: 27 cells, 7 pieces of 7 shapes, 688 images; piece Z placed first.
 pub fn main() {
-    ::runtime::main_for(info(), &mut Solver::new());
+    ::runtime::main_for(info(), &mut Solver::with_tables(&TABLES));
 }
-/// The FILA search (`runtime::fila`) over this puzzle's tables.
-pub type Solver = ::runtime::fila::Solver<Puzzle>;
 /// Use the F heuristic when this many pieces or fewer are left, E before (the default of `--f-from`).
 const F_FROM: usize = 3;
 #[allow(unused_imports)]
-use ::runtime::fila::{Tables, Word as _};
+use ::runtime::fila::Word as _;
 /// The occupancy word: bit `c` is set when cell `c` is filled.
 type Word = u64;
 /// Copies of each shape.
@@ -47,57 +45,31 @@ const SHIFTS: [::runtime::fila::Shift<Word>; 6] = [
         from: 0x0000_0000_0003_ffff_u64,
     },
 ];
-/// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
-#[derive(Clone, Copy, Default)]
-pub struct Puzzle;
-impl ::runtime::fila::Tables for Puzzle {
-    type Word = Word;
-    type Top = ::runtime::fila::L7;
-    type Tail = ::runtime::fila::NoTail<Word>;
-    #[inline(always)]
-    fn copies(&self) -> &[u8] {
-        &COPIES
-    }
-    #[inline(always)]
-    fn one_per_shape(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn full(&self) -> Word {
-        FULL
-    }
-    #[inline(always)]
-    fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
-        Some(&SHIFTS)
-    }
-    #[inline(always)]
-    fn isolation(&self) -> ::runtime::fila::Isolation {
-        ::runtime::fila::Isolation::Cells
-    }
-    #[inline(always)]
-    fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
-        F_TABLE.span(occ)
-    }
-    #[inline(always)]
-    fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
-        Some(&E_TABLE)
-    }
-    #[inline(always)]
-    fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
-        &PRUNING
-    }
-    #[inline(always)]
-    fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
-        None
-    }
-    #[inline(always)]
-    fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
-        occ
-    }
-}
+/// The type of this solver's tables: its word, its pieces to place, the narrower
+/// solver it hands over to.
+pub type Tables = ::runtime::fila::PuzzleTables<
+    Word,
+    ::runtime::fila::L7,
+    ::runtime::fila::NoTail<Word>,
+>;
+/// The FILA search of `runtime::fila` over this solver's tables.
+pub type Solver = ::runtime::fila::Solver<&'static Tables>;
+/// This solver's tables, as the FILA kernels of `runtime::fila` read them.
+pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
+    copies: &COPIES,
+    one_per_shape: true,
+    full: FULL,
+    shifts: Some(&SHIFTS),
+    isolation: ::runtime::fila::Isolation::Cells,
+    f_stage: ::runtime::fila::FStage::Table(&F_TABLE),
+    e_table: Some(&E_TABLE),
+    pruning: &PRUNING,
+    handover: None,
+    top: ::core::marker::PhantomData,
+};
 /// The F stage's image list sets: each cell's, indexed by the occupancy of its
 /// context cells (NOF) gathered from the word.
-static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
+static F_TABLE: ::runtime::fila::FTable<'static, Word> = ::runtime::fila::FTable {
     context: &F_CONTEXT,
     set_base: &F_SET_BASE,
     index: F_INDEX,
@@ -107,8 +79,36 @@ static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
         shapes: F_SHAPES,
     },
 };
-/// For each cell, the later cells whose occupancy selects its image list set (NOF):
-/// those that the most of its images cover.
+/** For each cell, the later cells whose occupancy selects its image list set (NOF):
+ those that the most of its images cover. Bit k of a set's index is the k-th lowest.
+
+ - cell 0 at (0, 0, 0): 0 = cell 1 (+x), 1 = cell 3 (+y), 2 = cell 4 (+x +y), 3 = cell 9 (+z), 4 = cell 10 (+x +z), 5 = cell 12 (+y +z)
+ - cell 1 at (1, 0, 0): 0 = cell 2 (+x), 1 = cell 4 (+y), 2 = cell 5 (+x +y), 3 = cell 10 (+z), 4 = cell 11 (+x +z), 5 = cell 13 (+y +z)
+ - cell 2 at (2, 0, 0): 0 = cell 4 (-x +y), 1 = cell 5 (+y), 2 = cell 8 (+2y), 3 = cell 10 (-x +z), 4 = cell 11 (+z), 5 = cell 14 (+y +z)
+ - cell 3 at (0, 1, 0): 0 = cell 4 (+x), 1 = cell 6 (+y), 2 = cell 7 (+x +y), 3 = cell 12 (+z), 4 = cell 13 (+x +z), 5 = cell 15 (+y +z)
+ - cell 4 at (1, 1, 0): 0 = cell 5 (+x), 1 = cell 7 (+y), 2 = cell 10 (-y +z), 3 = cell 13 (+z), 4 = cell 14 (+x +z), 5 = cell 16 (+y +z)
+ - cell 5 at (2, 1, 0): 0 = cell 8 (+y), 1 = cell 11 (-y +z), 2 = cell 13 (-x +z), 3 = cell 14 (+z), 4 = cell 17 (+y +z), 5 = cell 23 (+2z)
+ - cell 6 at (0, 2, 0): 0 = cell 7 (+x), 1 = cell 8 (+2x), 2 = cell 12 (-y +z), 3 = cell 15 (+z), 4 = cell 16 (+x +z), 5 = cell 24 (+2z)
+ - cell 7 at (1, 2, 0): 0 = cell 8 (+x), 1 = cell 13 (-y +z), 2 = cell 15 (-x +z), 3 = cell 16 (+z), 4 = cell 17 (+x +z), 5 = cell 25 (+2z)
+ - cell 8 at (2, 2, 0): 0 = cell 13 (-x -y +z), 1 = cell 14 (-y +z), 2 = cell 16 (-x +z), 3 = cell 17 (+z), 4 = cell 23 (-y +2z), 5 = cell 26 (+2z)
+ - cell 9 at (0, 0, 1): 0 = cell 10 (+x), 1 = cell 12 (+y), 2 = cell 13 (+x +y), 3 = cell 18 (+z), 4 = cell 19 (+x +z), 5 = cell 21 (+y +z)
+ - cell 10 at (1, 0, 1): 0 = cell 11 (+x), 1 = cell 13 (+y), 2 = cell 14 (+x +y), 3 = cell 19 (+z), 4 = cell 20 (+x +z), 5 = cell 22 (+y +z)
+ - cell 11 at (2, 0, 1): 0 = cell 13 (-x +y), 1 = cell 14 (+y), 2 = cell 17 (+2y), 3 = cell 19 (-x +z), 4 = cell 20 (+z), 5 = cell 23 (+y +z)
+ - cell 12 at (0, 1, 1): 0 = cell 13 (+x), 1 = cell 15 (+y), 2 = cell 16 (+x +y), 3 = cell 21 (+z), 4 = cell 22 (+x +z), 5 = cell 24 (+y +z)
+ - cell 13 at (1, 1, 1): 0 = cell 14 (+x), 1 = cell 16 (+y), 2 = cell 17 (+x +y), 3 = cell 22 (+z), 4 = cell 23 (+x +z), 5 = cell 25 (+y +z)
+ - cell 14 at (2, 1, 1): 0 = cell 16 (-x +y), 1 = cell 17 (+y), 2 = cell 20 (-y +z), 3 = cell 22 (-x +z), 4 = cell 23 (+z), 5 = cell 26 (+y +z)
+ - cell 15 at (0, 2, 1): 0 = cell 16 (+x), 1 = cell 17 (+2x), 2 = cell 21 (-y +z), 3 = cell 22 (+x -y +z), 4 = cell 24 (+z), 5 = cell 25 (+x +z)
+ - cell 16 at (1, 2, 1): 0 = cell 17 (+x), 1 = cell 22 (-y +z), 2 = cell 23 (+x -y +z), 3 = cell 24 (-x +z), 4 = cell 25 (+z), 5 = cell 26 (+x +z)
+ - cell 17 at (2, 2, 1): 0 = cell 20 (-2y +z), 1 = cell 22 (-x -y +z), 2 = cell 23 (-y +z), 3 = cell 24 (-2x +z), 4 = cell 25 (-x +z), 5 = cell 26 (+z)
+ - cell 18 at (0, 0, 2): 0 = cell 19 (+x), 1 = cell 20 (+2x), 2 = cell 21 (+y), 3 = cell 22 (+x +y), 4 = cell 23 (+2x +y), 5 = cell 24 (+2y)
+ - cell 19 at (1, 0, 2): 0 = cell 20 (+x), 1 = cell 21 (-x +y), 2 = cell 22 (+y), 3 = cell 23 (+x +y), 4 = cell 25 (+2y), 5 = cell 26 (+x +2y)
+ - cell 20 at (2, 0, 2): 0 = cell 21 (-2x +y), 1 = cell 22 (-x +y), 2 = cell 23 (+y), 3 = cell 25 (-x +2y), 4 = cell 26 (+2y)
+ - cell 21 at (0, 1, 2): 0 = cell 22 (+x), 1 = cell 23 (+2x), 2 = cell 24 (+y), 3 = cell 25 (+x +y), 4 = cell 26 (+2x +y)
+ - cell 22 at (1, 1, 2): 0 = cell 23 (+x), 1 = cell 24 (-x +y), 2 = cell 25 (+y), 3 = cell 26 (+x +y)
+ - cell 23 at (2, 1, 2): 0 = cell 24 (-2x +y), 1 = cell 25 (-x +y), 2 = cell 26 (+y)
+ - cell 24 at (0, 2, 2): none
+ - cell 25 at (1, 2, 2): none
+ - cell 26 at (2, 2, 2): none*/
 const F_CONTEXT: [Word; 64] = [
     0x0000_0000_0000_161a_u64, 0x0000_0000_0000_2c34_u64, 0x0000_0000_0000_4d30_u64,
     0x0000_0000_0000_b0d0_u64, 0x0000_0000_0001_64a0_u64, 0x0000_0000_0082_6900_u64,
@@ -169,35 +169,6 @@ static F_SHAPES: &[u8] = {
 };
 /// The E stage's image list sets: each cell's, per state of its neighbours.
 static E_TABLE: ::runtime::fila::ETable<'static, Word> = ::runtime::fila::ETable {
-    neighbours: &[
-        &[1, 3, 9],
-        &[0, 2, 4, 10],
-        &[1, 5, 11],
-        &[0, 4, 6, 12],
-        &[1, 3, 5, 7, 13],
-        &[2, 4, 8, 14],
-        &[3, 7, 15],
-        &[4, 6, 8, 16],
-        &[5, 7, 17],
-        &[0, 10, 12, 18],
-        &[1, 9, 11, 13, 19],
-        &[2, 10, 14, 20],
-        &[3, 9, 13, 15, 21],
-        &[4, 10, 12, 14, 16, 22],
-        &[5, 11, 13, 17, 23],
-        &[6, 12, 16, 24],
-        &[7, 13, 15, 17, 25],
-        &[8, 14, 16, 26],
-        &[9, 19, 21],
-        &[10, 18, 20, 22],
-        &[11, 19, 23],
-        &[12, 18, 22, 24],
-        &[13, 19, 21, 23, 25],
-        &[14, 20, 22, 26],
-        &[15, 21, 25],
-        &[16, 22, 24, 26],
-        &[17, 23, 25],
-    ],
     neighbour_masks: &[
         0x0000_0000_0000_020a_u64, 0x0000_0000_0000_0415_u64, 0x0000_0000_0000_0822_u64,
         0x0000_0000_0000_1051_u64, 0x0000_0000_0000_20aa_u64, 0x0000_0000_0000_4114_u64,

@@ -256,7 +256,9 @@ mod tests {
     fn tiny() -> (&'static str, String) {
         let path = "tests/ui/puzzles/tiny.txt";
         let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join(path),
         )
         .unwrap();
         (path, text)
@@ -276,7 +278,10 @@ mod tests {
     fn the_generated_file_of_a_tiny_puzzle() {
         let (path, text) = tiny();
         let generated = crate::generate(path, &text, &Config::default()).unwrap();
-        assert!(generated.data.is_empty(), "a tiny puzzle's tables are literals");
+        assert!(
+            generated.data.is_empty(),
+            "a tiny puzzle's tables are literals"
+        );
         let (_stamp, code) = generated.code.split_once("\n\n").unwrap();
         insta::assert_snapshot!(code);
     }

@@ -806,13 +806,19 @@ mod tests {
                     FStage::Cells(plans) => {
                         for plan in plans {
                             let c = plan.cell as usize;
-                            let context: Vec<usize> =
-                                plan.open_neighbours.iter().map(|n| n.cell as usize).collect();
+                            let context: Vec<usize> = plan
+                                .open_neighbours
+                                .iter()
+                                .map(|n| n.cell as usize)
+                                .collect();
                             let sets: Vec<Vec<usize>> = plan
                                 .sets
                                 .iter()
                                 .map(|lists| {
-                                    lists.iter().flat_map(|l| l.images.iter().copied()).collect()
+                                    lists
+                                        .iter()
+                                        .flat_map(|l| l.images.iter().copied())
+                                        .collect()
                                 })
                                 .collect();
                             check_sets(&puzzle, c, &context, &sets);

@@ -303,7 +303,10 @@ pub fn main(args: &[String]) -> ExitCode {
         if find(puzzle, "generated, baseline").is_some() {
             table.push_str(&format!(
                 "| {puzzle}: generated / baseline | {} |\n",
-                ratio(find(puzzle, "generated"), find(puzzle, "generated, baseline"))
+                ratio(
+                    find(puzzle, "generated"),
+                    find(puzzle, "generated, baseline")
+                )
             ));
         }
     }

@@ -5,13 +5,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::data::{Data, Values};
-use super::info::u16_list;
 use super::literal::word_list;
 use crate::lower::{EStage, Ir, Mask, Word};
 
 /// The E stage's tables, as `E_TABLE`.
 pub fn tables(ir: &Ir, e: &EStage, data: &mut Data, module: &str) -> TokenStream {
-    let neighbours = e.neighbours.iter().map(|n| u16_list(n));
     let neighbour_masks = word_list(
         ir.word,
         e.neighbours
@@ -71,7 +69,6 @@ pub fn tables(ir: &Ir, e: &EStage, data: &mut Data, module: &str) -> TokenStream
     quote! {
         /// The E stage's image list sets: each cell's, per state of its neighbours.
         static E_TABLE: ::runtime::fila::ETable<'static, Word> = ::runtime::fila::ETable {
-            neighbours: &[#(#neighbours),*],
             neighbour_masks: &[#neighbour_masks],
             set_base: E_SET_BASE,
             index: E_INDEX,

@@ -11,8 +11,8 @@ use crate::lower::{CellPlan, FTable, Ir, Mask};
 
 /// What the F stage adds to a generated file.
 pub struct FStageItems {
-    /// The body of `Tables::f_span` (`occ` in scope).
-    pub span: TokenStream,
+    /// The `FStage` value.
+    pub stage: TokenStream,
     /// The index functions of the cells, in fill order.
     pub functions: TokenStream,
     /// Its tables.
@@ -85,7 +85,7 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
     let tables = quote! {
         /// The F stage's image list sets: each cell's, indexed by the occupancy of its
         /// context cells (NOF) gathered from the word.
-        static F_TABLE: ::runtime::fila::FTable<'static> = ::runtime::fila::FTable {
+        static F_TABLE: ::runtime::fila::FTable<'static, Word> = ::runtime::fila::FTable {
             context: &F_CONTEXT,
             set_base: &F_SET_BASE,
             index: F_INDEX,
@@ -101,7 +101,7 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
         #shapes
     };
     FStageItems {
-        span: quote! { F_TABLE.span(occ) },
+        stage: quote! { ::runtime::fila::FStage::Table(&F_TABLE) },
         functions: quote! {},
         tables,
     }
@@ -198,13 +198,16 @@ pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FSta
         Values::U8(list.iter().map(|&i| ir.image_shapes[i] as u8).collect()),
     );
     FStageItems {
-        span: quote! {
-            match (!occ).trailing_zeros() {
-                #(#arms)*
-                _ => ::runtime::fila::Span { list: &CELLS, start: 0, end: 0 },
-            }
-        },
+        stage: quote! { ::runtime::fila::FStage::Cells(cells) },
         functions: quote! {
+            /// The image list set of the first open cell of `occ`, from that cell's index
+            /// function.
+            fn cells(occ: Word) -> ::runtime::fila::Span<'static, Word> {
+                match (!occ).trailing_zeros() {
+                    #(#arms)*
+                    _ => ::runtime::fila::Span { list: &CELLS, start: 0, end: 0 },
+                }
+            }
             #(#functions)*
         },
         tables: quote! {

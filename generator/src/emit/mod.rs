@@ -49,11 +49,8 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, name: &str, description: &str) -> Emitte
     let file = quote! {
         #[doc = #doc]
         pub fn main() {
-            ::runtime::main_for(info(), &mut Solver::new());
+            ::runtime::main_for(info(), &mut Solver::with_tables(&TABLES));
         }
-
-        /// The FILA search (`runtime::fila`) over this puzzle's tables.
-        pub type Solver = ::runtime::fila::Solver<Puzzle>;
 
         #[doc = #f_from_doc]
         const F_FROM: usize = #f_from;

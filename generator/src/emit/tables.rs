@@ -1,16 +1,18 @@
-//! The `Tables` impl of a generated solver, and the constants it hands over that are
-//! not the F and E stages': copies, the neighbour shifts, the pruning tables, the
-//! hand-over to a narrower solver.
+//! A generated solver's `TABLES`, the runtime's `PuzzleTables` that its kernels read,
+//! and the constants it holds that are not the F and E stages': copies, the neighbour
+//! shifts, the pruning tables, the hand-over to a narrower solver.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::data::{Data, Values};
+use super::f_stage::FStageItems;
 use super::literal::{level, numbers, word_list, word_literal, word_type};
 use super::{e_stage, f_stage};
-use crate::lower::{FStage, Fillable, Ir, Isolation, Mask, Word};
+use crate::lower::{FStage, Fillable, Ir, Isolation, Mask};
 
-/// The solver's module body: its word, `Puzzle` and its `Tables` impl, the cells' index
+/// The solver's module body: its word and constants, `TABLES` (the `PuzzleTables` the
+/// runtime's kernels read) with its type and the solver over it, the cells' index
 /// functions, then the tables; a narrower solver as a nested `mod tail`.
 pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
     let word = word_type(ir.word);
@@ -23,14 +25,13 @@ pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
         FStage::Table(ft) => f_stage::table(ir, ft, data, module),
         FStage::Cells(plans) => f_stage::cells(ir, plans, data, module),
     };
-    let f_span = &f.span;
-    let (shifts_fn, shifts_const) = shifts(ir);
+    let (shifts, shifts_const) = shifts(ir);
     let isolation = match ir.isolation {
         Isolation::None => quote! { None },
         Isolation::Cells => quote! { Cells },
         Isolation::Pairs => quote! { Pairs },
     };
-    let (e_fn, e_tables) = match &ir.e_stage {
+    let (e_table, e_tables) = match &ir.e_stage {
         Some(e) => (
             quote! { Some(&E_TABLE) },
             e_stage::tables(ir, e, data, module),
@@ -38,18 +39,19 @@ pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
         None => (quote! { None }, quote! {}),
     };
     let pruning = pruning(ir, data, module);
-    let handover = handover(ir, data, module);
-    let (tail_type, handover_fn, narrow_fn, handover_items) = (
-        &handover.tail_type,
-        &handover.handover,
-        &handover.narrow,
-        &handover.items,
-    );
-    let functions = &f.functions;
-    let f_tables = &f.tables;
+    let HandoverItems {
+        tail_type,
+        handover,
+        items: handover_items,
+    } = handover_items(ir, data, module);
+    let FStageItems {
+        stage,
+        functions,
+        tables: f_tables,
+    } = f;
     quote! {
         #[allow(unused_imports)]
-        use ::runtime::fila::{Tables, Word as _};
+        use ::runtime::fila::Word as _;
 
         /// The occupancy word: bit `c` is set when cell `c` is filled.
         type Word = #word;
@@ -59,55 +61,25 @@ pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
         const FULL: Word = #full;
         #shifts_const
 
-        /// This puzzle's tables, as the FILA kernels of `runtime::fila` read them.
-        #[derive(Clone, Copy, Default)]
-        pub struct Puzzle;
+        /// The type of this solver's tables: its word, its pieces to place, the narrower
+        /// solver it hands over to.
+        pub type Tables = ::runtime::fila::PuzzleTables<Word, #top, #tail_type>;
+        /// The FILA search of `runtime::fila` over this solver's tables.
+        pub type Solver = ::runtime::fila::Solver<&'static Tables>;
 
-        impl ::runtime::fila::Tables for Puzzle {
-            type Word = Word;
-            type Top = #top;
-            type Tail = #tail_type;
-            #[inline(always)]
-            fn copies(&self) -> &[u8] {
-                &COPIES
-            }
-            #[inline(always)]
-            fn one_per_shape(&self) -> bool {
-                #one_per_shape
-            }
-            #[inline(always)]
-            fn full(&self) -> Word {
-                FULL
-            }
-            #[inline(always)]
-            fn shifts(&self) -> Option<&[::runtime::fila::Shift<Word>]> {
-                #shifts_fn
-            }
-            #[inline(always)]
-            fn isolation(&self) -> ::runtime::fila::Isolation {
-                ::runtime::fila::Isolation::#isolation
-            }
-            #[inline(always)]
-            fn f_span(&self, occ: Word) -> ::runtime::fila::Span<'_, Word> {
-                #f_span
-            }
-            #[inline(always)]
-            fn e_table(&self) -> Option<&::runtime::fila::ETable<'_, Word>> {
-                #e_fn
-            }
-            #[inline(always)]
-            fn pruning(&self) -> &::runtime::fila::Pruning<'_, Word> {
-                &PRUNING
-            }
-            #[inline(always)]
-            fn handover(&self) -> Option<::runtime::fila::Handover<'_, Self>> {
-                #handover_fn
-            }
-            #[inline(always)]
-            fn narrow(&self, occ: Word) -> <Self::Tail as ::runtime::fila::Tables>::Word {
-                #narrow_fn
-            }
-        }
+        /// This solver's tables, as the FILA kernels of `runtime::fila` read them.
+        pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
+            copies: &COPIES,
+            one_per_shape: #one_per_shape,
+            full: FULL,
+            shifts: #shifts,
+            isolation: ::runtime::fila::Isolation::#isolation,
+            f_stage: #stage,
+            e_table: #e_table,
+            pruning: &PRUNING,
+            handover: #handover,
+            top: ::core::marker::PhantomData,
+        };
 
         #functions
 
@@ -197,31 +169,23 @@ fn pruning(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
 
 /// The hand-over to a narrower solver, if the IR has one.
 struct HandoverItems {
-    /// `Tables::Tail`.
+    /// The `Tail` of `Tables`.
     tail_type: TokenStream,
-    /// The bodies of `Tables::handover` and `Tables::narrow` (`occ` in scope).
+    /// The `handover` of `TABLES`.
     handover: TokenStream,
-    narrow: TokenStream,
     /// The mask of the cells before the tail, and the narrower solver's module.
     items: TokenStream,
 }
 
-fn handover(ir: &Ir, data: &mut Data, module: &str) -> HandoverItems {
+fn handover_items(ir: &Ir, data: &mut Data, module: &str) -> HandoverItems {
     let Some(tail) = &ir.tail else {
         return HandoverItems {
             tail_type: quote! { ::runtime::fila::NoTail<Word> },
             handover: quote! { None },
-            narrow: quote! { occ },
             items: quote! {},
         };
     };
-    let from = Literal::usize_unsuffixed(tail.from);
-    let narrow = match (ir.word, tail.ir.word) {
-        (Word::U128, Word::U64) => quote! { (occ >> #from) as u64 },
-        (Word::Wide(_), Word::U128) => quote! { (occ >> #from).low_u128() },
-        (Word::Wide(_), Word::U64) => quote! { (occ >> #from).low_u128() as u64 },
-        (wide, narrow) => unreachable!("a tail in {narrow:?} of a solver in {wide:?}"),
-    };
+    let from = Literal::u32_unsuffixed(tail.from as u32);
     let before = word_literal(ir.word, Mask::low_bits(tail.from));
     let doc = format!(
         " The solver of cells {}.. (its cell 0 is cell {} here), in a {}-bit word.",
@@ -236,11 +200,10 @@ fn handover(ir: &Ir, data: &mut Data, module: &str) -> HandoverItems {
     };
     let solver = solver(&tail.ir, data, &inner);
     HandoverItems {
-        tail_type: quote! { tail::Puzzle },
+        tail_type: quote! { &'static tail::Tables },
         handover: quote! {
-            Some(::runtime::fila::Handover { before: BEFORE_TAIL, tables: &tail::Puzzle })
+            Some(::runtime::fila::Handover { before: BEFORE_TAIL, from: #from, tail: &tail::TABLES })
         },
-        narrow,
         items: quote! {
             /// The cells before the tail's.
             const BEFORE_TAIL: Word = #before;

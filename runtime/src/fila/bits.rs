@@ -62,9 +62,13 @@ pub trait Word:
     fn lowest(self) -> Self;
     fn count_ones(self) -> u32;
     fn trailing_zeros(self) -> u32;
-    /// The occupancy of `cells` (ascending; `mask` is the same cells as a word), packed
-    /// towards bit 0: the index of a neighbour state. 64-bit words gather with `pext`.
-    fn gather(self, mask: Self, cells: &[u16]) -> usize;
+    /// The bits of `self` that `mask` selects, packed towards bit 0 (`pext`, limb by
+    /// limb): the index of a neighbour state.
+    fn gather(self, mask: Self) -> usize;
+    /// Cells 0 to 127.
+    fn low_u128(self) -> u128;
+    /// The word whose lowest cells are `low` (cut to the word's width).
+    fn from_low_u128(low: u128) -> Self;
 }
 
 /// Images tested side by side: `WIDTH` occupancy words of type `W`.
@@ -119,8 +123,23 @@ macro_rules! primitive_word {
                 <$t>::trailing_zeros(self)
             }
             #[inline(always)]
-            fn gather(self, mask: $t, cells: &[u16]) -> usize {
-                gather_primitive(self, mask, cells)
+            fn low_u128(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn from_low_u128(low: u128) -> $t {
+                low as $t
+            }
+            #[inline(always)]
+            fn gather(self, mask: $t) -> usize {
+                // One `pext` per 64 bits, the higher part above the lower.
+                let (mut index, mut at) = (0, 0);
+                for limb in 0..<$t>::BITS / 64 {
+                    let m = (mask >> (64 * limb)) as u64;
+                    index |= gather((self >> (64 * limb)) as u64, m) << at;
+                    at += m.count_ones();
+                }
+                index
             }
         }
 
@@ -144,34 +163,6 @@ macro_rules! primitive_word {
             }
         }
     };
-}
-
-/// `pext` for 64-bit words; a walk over the cells for wider ones.
-trait GatherPrimitive: Sized {
-    fn gather_primitive(self, mask: Self, cells: &[u16]) -> usize;
-}
-
-impl GatherPrimitive for u64 {
-    #[inline(always)]
-    fn gather_primitive(self, mask: u64, _cells: &[u16]) -> usize {
-        gather(self, mask)
-    }
-}
-
-impl GatherPrimitive for u128 {
-    #[inline(always)]
-    fn gather_primitive(self, _mask: u128, cells: &[u16]) -> usize {
-        let mut index = 0;
-        for (k, &c) in cells.iter().enumerate() {
-            index |= ((self >> c) as usize & 1) << k;
-        }
-        index
-    }
-}
-
-#[inline(always)]
-fn gather_primitive<T: GatherPrimitive>(w: T, mask: T, cells: &[u16]) -> usize {
-    w.gather_primitive(mask, cells)
 }
 
 primitive_word!(u64, Lanes);
@@ -229,12 +220,25 @@ impl<const N: usize> Word for Wide<N> {
         Wide::trailing_zeros(self)
     }
     #[inline(always)]
-    fn gather(self, _mask: Self, cells: &[u16]) -> usize {
-        let mut index = 0;
-        for (k, &c) in cells.iter().enumerate() {
-            index |= self.bit_at(c as u32) << k;
+    fn gather(self, mask: Self) -> usize {
+        let (mut index, mut at) = (0, 0);
+        for (&w, &m) in self.0.iter().zip(&mask.0) {
+            index |= gather(w, m) << at;
+            at += m.count_ones();
         }
         index
+    }
+    #[inline(always)]
+    fn low_u128(self) -> u128 {
+        Wide::low_u128(self)
+    }
+    #[inline(always)]
+    fn from_low_u128(low: u128) -> Self {
+        let mut w = Self::ZERO;
+        for (k, limb) in w.0.iter_mut().take(2).enumerate() {
+            *limb = (low >> (64 * k)) as u64;
+        }
+        w
     }
 }
 
@@ -275,7 +279,15 @@ mod tests {
         let mask = cells_read
             .iter()
             .fold(W::ZERO, |m, &c| m | W::bit(c as usize));
-        assert_eq!(w.gather(mask, &cells_read), 0b110);
+        assert_eq!(w.gather(mask), 0b110);
+        // Across limbs: the lower limb's bits first.
+        let spread = W::bit(70 % cells) | W::bit(5);
+        let mask = W::bit(70 % cells) | W::bit(5) | W::bit(6);
+        assert_eq!(
+            spread.gather(mask),
+            if 70 % cells > 6 { 0b101 } else { 0b011 }
+        );
+        assert_eq!(W::from_low_u128(0x1_0000_0001).low_u128(), 0x1_0000_0001);
         let b = <W::Block as Block<W>>::splat(w);
         assert_eq!(b.zero_lanes() & 1, 0);
         assert_eq!(

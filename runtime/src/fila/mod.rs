@@ -19,5 +19,6 @@ pub use bits::{Block, Word};
 pub use level::*;
 pub use search::Solver;
 pub use tables::{
-    ETable, FTable, Fillable, Handover, Isolation, List, NoTail, Pruning, Shift, Span, Tables,
+    ETable, FStage, FTable, Fillable, Handover, Isolation, List, NoTail, Pruning, PuzzleTables,
+    Shift, Span, Tables,
 };

@@ -81,8 +81,7 @@ impl<T: Tables + Default> Default for Solver<T> {
 impl<T: Tables> Solver<T> {
     pub fn with_tables(tables: T) -> Self {
         let tail = tables.handover().map(|h| {
-            Box::new(Solver::with_tables(h.tables.clone()))
-                as Box<dyn Narrower<<T::Tail as Tables>::Word>>
+            Box::new(Solver::with_tables(h.tail)) as Box<dyn Narrower<<T::Tail as Tables>::Word>>
         });
         Solver {
             tables,
@@ -214,7 +213,7 @@ impl<T: Tables> Search for Solver<T> {
     }
 
     fn fork(&self) -> Box<dyn Search> {
-        Box::new(Solver::with_tables(self.tables.clone()))
+        Box::new(Solver::with_tables(self.tables))
     }
 }
 
@@ -257,7 +256,9 @@ impl<T: Tables> State<T> {
                 // Every cell before the tail is filled, so every image placed from here on
                 // lies in the tail: its solver searches on in its narrower word.
                 if let Some(tail) = &mut self.tail {
-                    if tail.enter(ctx, t.narrow(occ), avail, left, &self.stack, &self.copies) {
+                    let narrow =
+                        <T::Tail as Tables>::Word::from_low_u128((occ >> h.from).low_u128());
+                    if tail.enter(ctx, narrow, avail, left, &self.stack, &self.copies) {
                         self.stop = true;
                     }
                 }

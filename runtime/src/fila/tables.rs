@@ -34,26 +34,28 @@ impl<'a, W> Span<'a, W> {
     }
 }
 
-/// The F stage as flat tables (64-bit words): each cell's image list sets (POF: the
-/// images whose least cell it is), indexed by the occupancy of its context cells (NOF).
-pub struct FTable<'a> {
+/// The F stage as flat tables: each cell's image list sets (POF: the images whose first
+/// cell it is), indexed by the occupancy of its context cells (NOF), gathered from the
+/// word (`pext` for 64-bit words).
+pub struct FTable<'a, W> {
     /// For each cell, its context cells; bit k of a set's index is the occupancy of the
-    /// k-th lowest. Sized 64 so that `c & 63` needs no check.
-    pub context: &'a [u64; 64],
-    /// The first set of each cell.
-    pub set_base: &'a [u32; 64],
+    /// k-th lowest. One entry per cell number a first open cell can have, so that `c`
+    /// needs no check (64 for 64-bit words, whose `c & 63` is in range).
+    pub context: &'a [W],
+    /// The first set of each cell, sized like `context`.
+    pub set_base: &'a [u32],
     /// Set t's entries are `index[t]..index[t + 1]`.
     pub index: &'a [u32],
     /// The entries of every set, by shape within a set, with seven past the last.
-    pub list: List<'a, u64>,
+    pub list: List<'a, W>,
 }
 
-impl FTable<'_> {
+impl<W: Word> FTable<'_, W> {
     /// The image list set of the first open cell of `occ`.
     #[inline(always)]
-    pub fn span(&self, occ: u64) -> Span<'_, u64> {
-        let c = (!occ).trailing_zeros() as usize & 63;
-        let set = self.set_base[c] as usize + crate::lanes::gather(occ, self.context[c]);
+    pub fn span(&self, occ: W) -> Span<'_, W> {
+        let c = (!occ).trailing_zeros() as usize & (self.context.len() - 1);
+        let set = self.set_base[c] as usize + occ.gather(self.context[c]);
         Span {
             list: &self.list,
             start: self.index[set] as usize,
@@ -65,9 +67,7 @@ impl FTable<'_> {
 /// The tables of the E heuristic: every image covering a cell, per state of all its
 /// neighbours (no fixed order, so no POF).
 pub struct ETable<'a, W> {
-    /// Each cell's neighbours, ascending; bit k of its index is the occupancy of the k-th.
-    pub neighbours: &'a [&'a [u16]],
-    /// The same as masks.
+    /// Each cell's neighbours; bit k of its index is the occupancy of the k-th lowest.
     pub neighbour_masks: &'a [W],
     /// The first set of each cell (a cell with k neighbours has 2^k).
     pub set_base: &'a [u32],
@@ -81,7 +81,7 @@ impl<W: Word> ETable<'_, W> {
     /// The image list set of cell `c` in the neighbour state of `occ`.
     #[inline(always)]
     pub fn set(&self, c: usize, occ: W) -> usize {
-        self.set_base[c] as usize + occ.gather(self.neighbour_masks[c], self.neighbours[c])
+        self.set_base[c] as usize + occ.gather(self.neighbour_masks[c])
     }
 
     #[inline(always)]
@@ -137,17 +137,20 @@ pub struct Pruning<'a, W> {
 
 /// The hand-over to a narrower solver for the last cells, once every cell before them
 /// is filled.
-pub struct Handover<'a, T: Tables> {
+pub struct Handover<W, Tail> {
     /// The cells before the narrower solver's.
-    pub before: T::Word,
+    pub before: W,
+    /// The first of its cells (its cell 0).
+    pub from: u32,
     /// The narrower solver's tables.
-    pub tables: &'a T::Tail,
+    pub tail: Tail,
 }
 
 /// Everything a FILA solver knows of its puzzle.
 ///
-/// Every method is called on the hot path and must be cheap: a generated solver returns
-/// constants and references to statics, which the compiler folds into the kernels.
+/// Every method is called on the hot path and must be cheap: a generated solver's tables
+/// are a `static` [`PuzzleTables`], whose fields the compiler reads at compile time and
+/// folds into the kernels.
 pub trait Tables: Copy + Send + Sync + 'static {
     type Word: Word;
     /// The level of a whole search: as many as there are pieces to place.
@@ -170,9 +173,80 @@ pub trait Tables: Copy + Send + Sync + 'static {
     fn e_table(&self) -> Option<&ETable<'_, Self::Word>>;
     fn pruning(&self) -> &Pruning<'_, Self::Word>;
     /// The hand-over, if the solver has a narrower one.
-    fn handover(&self) -> Option<Handover<'_, Self>>;
-    /// The occupancy of the tail's cells, in its word, from this solver's.
-    fn narrow(&self, occ: Self::Word) -> <Self::Tail as Tables>::Word;
+    fn handover(&self) -> Option<&Handover<Self::Word, Self::Tail>>;
+}
+
+/// How the F stage finds the image list set of the first open cell.
+pub enum FStage<W: 'static> {
+    /// Flat tables, indexed by gathering the context cells from the word.
+    Table(&'static FTable<'static, W>),
+    /// One index function per cell (the FILA article's `getIlsiXX`), dispatched on the
+    /// first open cell: the generated file's own code.
+    Cells(fn(W) -> Span<'static, W>),
+}
+
+/// A puzzle's tables as one value: a generated file's `static TABLES`, or tables built
+/// when the run-time engine starts (and kept for the life of the process). `Top` is the
+/// level of a whole search, `Tail` the narrower solver's tables.
+pub struct PuzzleTables<W: Word, Top: Level, Tail: Tables> {
+    pub copies: &'static [u8],
+    pub one_per_shape: bool,
+    pub full: W,
+    pub shifts: Option<&'static [Shift<W>]>,
+    pub isolation: Isolation,
+    pub f_stage: FStage<W>,
+    pub e_table: Option<&'static ETable<'static, W>>,
+    pub pruning: &'static Pruning<'static, W>,
+    pub handover: Option<Handover<W, Tail>>,
+    pub top: std::marker::PhantomData<Top>,
+}
+
+impl<W: Word, Top: Level, Tail: Tables> Tables for &'static PuzzleTables<W, Top, Tail>
+where
+    PuzzleTables<W, Top, Tail>: Sync,
+{
+    type Word = W;
+    type Top = Top;
+    type Tail = Tail;
+    #[inline(always)]
+    fn copies(&self) -> &[u8] {
+        self.copies
+    }
+    #[inline(always)]
+    fn one_per_shape(&self) -> bool {
+        self.one_per_shape
+    }
+    #[inline(always)]
+    fn full(&self) -> W {
+        self.full
+    }
+    #[inline(always)]
+    fn shifts(&self) -> Option<&[Shift<W>]> {
+        self.shifts
+    }
+    #[inline(always)]
+    fn isolation(&self) -> Isolation {
+        self.isolation
+    }
+    #[inline(always)]
+    fn f_span(&self, occ: W) -> Span<'_, W> {
+        match &self.f_stage {
+            FStage::Table(table) => table.span(occ),
+            FStage::Cells(cells) => cells(occ),
+        }
+    }
+    #[inline(always)]
+    fn e_table(&self) -> Option<&ETable<'_, W>> {
+        self.e_table
+    }
+    #[inline(always)]
+    fn pruning(&self) -> &Pruning<'_, W> {
+        self.pruning
+    }
+    #[inline(always)]
+    fn handover(&self) -> Option<&Handover<W, Tail>> {
+        self.handover.as_ref()
+    }
 }
 
 /// No narrower solver: the tail of a solver that does not hand over.
@@ -211,10 +285,7 @@ impl<W: Word> Tables for NoTail<W> {
     fn pruning(&self) -> &Pruning<'_, W> {
         unreachable!("a solver with no tail is never searched")
     }
-    fn handover(&self) -> Option<Handover<'_, Self>> {
+    fn handover(&self) -> Option<&Handover<W, NoTail<W>>> {
         None
-    }
-    fn narrow(&self, occ: W) -> W {
-        occ
     }
 }
