@@ -5,6 +5,7 @@
 pub mod checkpoint;
 pub mod driver;
 pub mod estimate;
+pub mod fnv;
 pub mod info;
 pub mod lanes;
 pub mod merge;
