@@ -12,6 +12,7 @@ pub mod merge;
 pub mod options;
 pub mod output;
 pub mod progress;
+pub mod rng;
 pub mod split;
 pub mod symmetry;
 pub mod word;

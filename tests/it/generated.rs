@@ -631,17 +631,7 @@ pub(crate) fn random_cases() -> Vec<Case> {
         .collect()
 }
 
-use crate::common::SplitMix64 as Dice;
-
-impl Dice {
-    fn percent(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use crate::common::{Draws, SplitMix64 as Dice};
 
 type P = [i32; 3];
 
@@ -733,7 +723,7 @@ const NAMES: &[&str] = &[
 /// turned and moved at random, since their coordinates only give the shape) or drawn in
 /// an `L` picture; some of them stationary, as `C:...:type=S` or `L:stationary=...`.
 fn write_puzzle(spec: &CaseSpec) -> String {
-    let mut dice = Dice(spec.seed);
+    let mut dice = Dice::new(spec.seed);
     let pieces = cut(spec, &mut dice);
     let n = pieces.len();
     let mut stationary: Vec<bool> = (0..n)
