@@ -15,8 +15,10 @@ use diag::Diagnostic;
 pub mod emit;
 pub mod stamp;
 
-/// The generator's version, written into every generated file's stamp.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The generator's identity, written into every generated file's stamp: its version
+/// and the hash of its sources, made by the build script with
+/// [`stamp::generator_identity`].
+pub const GENERATOR: &str = env!("FILA_GENERATOR");
 
 /// How to generate a solver.
 #[derive(Clone, Debug)]
@@ -165,7 +167,7 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<String, Vec<D
         puzzle.images.len(),
         info.rotations.filtered.what,
     );
-    let mut out = stamp::header(path, text, VERSION, &config.options());
+    let mut out = stamp::header(path, text, GENERATOR, &config.options());
     out.push('\n');
     out.push_str(&emit::emit(&ir, &info, &description));
     Ok(out)
@@ -197,7 +199,7 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> String {
                 pub fn main() {}
             })
             .expect("valid tokens");
-            let mut out = stamp::header(path, text, VERSION, &config.options());
+            let mut out = stamp::header(path, text, GENERATOR, &config.options());
             out.push('\n');
             out.push_str(&prettyplease::unparse(&file));
             out

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The `fila` executable built for this test run (debug under `cargo test`).
@@ -15,6 +15,16 @@ pub fn fila() -> &'static str {
 /// The workspace root, where `puzzles/` and `tests/` live; the binary runs from here.
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `*.txt` in `dir` (relative to the workspace root), sorted.
+pub fn txt_files(dir: &str) -> Vec<PathBuf> {
+    xtask::txt_files(&root().join(dir)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The contents of `path`, which must be readable.
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// The executable `cargo test` built for `puzzles/NAME.txt`.

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::write_if_changed;
+
 /// The release profile of the workspace, which the solvers in `generated/` are built with.
 pub const RELEASE: &str =
     "[profile.release]\ncodegen-units = 1\nlto = \"thin\"\npanic = \"abort\"\n";
@@ -27,19 +29,6 @@ pub fn manifest(root: &Path, package: &str, profile: &str) -> String {
          # Its own workspace, apart from the fila workspace it sits in.\n[workspace]\n\n{profile}",
         runtime.display().to_string()
     )
-}
-
-/// Writes `path` when its contents change (so that cargo rebuilds only what changed).
-pub fn write_if_changed(path: &Path, contents: &str) -> Result<bool, String> {
-    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
-        return Ok(false);
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(true)
 }
 
 /// Sets up the crate in `dir` (its manifest, `src/main.rs`, and the workspace's lock file,
