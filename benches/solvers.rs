@@ -2,8 +2,8 @@
 //! the Soma cube beside the generic engine on the same `PuzzleInfo`, with no process
 //! start-up in the measurement. `cargo xtask bench` gives the whole-process figures.
 
-use generator::engine::DlxSearch;
-use generator::model::Redundancy;
+use puzzle::engine::DlxSearch;
+use puzzle::model::Redundancy;
 
 // Each generated file has its own `main`, unused here.
 #[allow(dead_code)]
@@ -39,8 +39,8 @@ fn count(info: &runtime::PuzzleInfo, search: &mut dyn runtime::Search) -> u64 {
 
 fn generic_info(path: &str) -> runtime::PuzzleInfo {
     let text = std::fs::read_to_string(path).expect("the puzzle file");
-    let puzzle = &generator::load(path, &text).expect("a valid puzzle")[0];
-    generator::info::puzzle_info(puzzle, &Redundancy::Auto, "generic engine").expect("an info")
+    let model = &puzzle::load(path, &text).expect("a valid puzzle")[0];
+    puzzle::info::puzzle_info(model, &Redundancy::Auto, "generic engine").expect("an info")
 }
 
 #[divan::bench(sample_count = 20)]

@@ -4,8 +4,9 @@
 use std::io::{Read, Write};
 
 use clap::{Parser, Subcommand};
-use generator::engine::DlxSearch;
-use generator::model::Redundancy;
+use puzzle::engine::DlxSearch;
+use puzzle::info::puzzle_info;
+use puzzle::model::Redundancy;
 use runtime::{Options, RedundancyFilter};
 
 #[derive(Parser)]
@@ -127,18 +128,14 @@ fn solve(options: &Options, files: &[String]) -> i32 {
                 continue;
             }
         };
-        match generator::load(&name, &text) {
+        match puzzle::load(&name, &text) {
             Ok(puzzles) => {
                 let volume_filter = options.volume_filter == Some(true);
                 for mut puzzle in puzzles {
                     if volume_filter {
                         puzzle.volume_filter();
                     }
-                    match generator::info::puzzle_info(
-                        &puzzle,
-                        &redundancy,
-                        "generic engine: dancing links",
-                    ) {
+                    match puzzle_info(&puzzle, &redundancy, "generic engine: dancing links") {
                         Ok(mut info) => {
                             info.pruning.volume_filter = volume_filter;
                             infos.push(info)
@@ -151,7 +148,7 @@ fn solve(options: &Options, files: &[String]) -> i32 {
                 }
             }
             Err(diagnostics) => {
-                eprint!("{}", generator::diag::render(&diagnostics));
+                eprint!("{}", puzzle::diag::render(&diagnostics));
                 failed = true;
             }
         }

@@ -1,57 +1,25 @@
-//! The fila generator: reads polycube puzzle definitions, models them, and writes a FILA
-//! solver specialised for one puzzle. It also holds the generic dancing-links engine,
-//! which is the oracle every generated solver is checked against.
+//! The fila generator: writes a FILA solver specialised for one puzzle, from the model
+//! and IR of the `puzzle` crate. This crate holds only what generation adds: the code
+//! emitter (tokens, formatted with prettyplease), the stamp, and the options; it is used
+//! at build time (`cargo xtask gen`) and by the tests, never by the `fila` executable.
 //!
-//! The pipeline is `parse` → `model` → `lower` (an IR of image lists per cell) → `emit`
-//! (tokens, formatted with prettyplease). Nothing in it does I/O.
+//! The pipeline is `parse` → `model` → `lower` (an IR of image lists per cell), all in
+//! the `puzzle` crate, → `emit` (tokens, formatted with prettyplease). Nothing in it does
+//! I/O. The puzzle crate's modules are re-exported, so `generator::model` and
+//! `puzzle::model` are one module.
 
-pub mod diag;
-pub mod dlx;
-pub mod engine;
-pub mod geometry;
-pub mod info;
-pub mod model;
-pub mod parse;
+pub use puzzle::{diag, dlx, engine, geometry, info, load, lower, model, parse};
 
 use diag::Diagnostic;
-use model::Puzzle;
 
-/// Reads every puzzle in `text` and builds its model. `file` names the input in
-/// diagnostics and, by its stem, the puzzles (`NAME`, or `NAME.2`, `NAME.3`, ... after
-/// the first when the stream holds several).
-pub fn load(file: &str, text: &str) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
-    let defs = parse::parse(file, text)?;
-    let stem = std::path::Path::new(file)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("stdin")
-        .to_string();
-    let mut puzzles = Vec::new();
-    let mut errors = Vec::new();
-    for (k, def) in defs.iter().enumerate() {
-        let name = if k == 0 {
-            stem.clone()
-        } else {
-            format!("{stem}.{}", k + 1)
-        };
-        match Puzzle::build(def, &name, file) {
-            Ok(p) => puzzles.push(p),
-            Err(e) => errors.extend(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(puzzles)
-    } else {
-        Err(errors)
-    }
-}
 pub mod emit;
 pub mod explain;
-pub mod lower;
 pub mod stamp;
 
-/// The generator's version, written into every generated file's stamp.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The generator's identity, written into every generated file's stamp: its version
+/// and the hash of its sources, made by the build script with
+/// [`stamp::generator_identity`].
+pub const GENERATOR: &str = env!("FILA_GENERATOR");
 
 /// How to generate a solver.
 #[derive(Clone, Debug)]
@@ -220,7 +188,7 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<Generated, Ve
         info.rotations.filtered.what,
     );
     let emitted = emit::emit(&ir, &info, &solver_name(path), &description);
-    let mut code = stamp::header(path, text, VERSION, &config.options());
+    let mut code = stamp::header(path, text, GENERATOR, &config.options());
     code.push('\n');
     code.push_str(&emitted.code);
     Ok(Generated {
@@ -308,7 +276,7 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> Generated {
                 pub fn main() {}
             })
             .expect("valid tokens");
-            let mut code = stamp::header(path, text, VERSION, &config.options());
+            let mut code = stamp::header(path, text, GENERATOR, &config.options());
             code.push('\n');
             code.push_str(&prettyplease::unparse(&file));
             Generated {

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::fnv::Fnv1a64;
 use crate::info::PuzzleInfo;
 use crate::options::Options;
 use crate::output::Stats;
@@ -30,21 +31,15 @@ pub struct Checkpoint {
 /// FNV-1a over the subtrees' prefixes: two runs with the same fingerprint split the
 /// search identically.
 fn fingerprint(subtrees: &[Subtree]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |v: u64| {
-        for b in v.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut hash = Fnv1a64::new();
     for s in subtrees {
-        eat(s.entry as u64);
-        eat(s.prefix.len() as u64);
+        hash.write_u64(s.entry as u64);
+        hash.write_u64(s.prefix.len() as u64);
         for &i in &s.prefix {
-            eat(u64::from(i));
+            hash.write_u64(u64::from(i));
         }
     }
-    h
+    hash.finish()
 }
 
 /// `0-15,17,20-30`.

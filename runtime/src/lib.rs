@@ -5,7 +5,8 @@
 //! The modules form a one-way stack: each uses only modules listed before it (checked by
 //! the test `modules_only_use_the_layers_below` here).
 //!
-//! 1. `word`, `lanes`: the occupancy words and the eight-lane tests generated code uses.
+//! 1. `fnv`, `rng`, `word`, `lanes`: a hash, a random generator, the occupancy words and
+//!    the eight-lane tests generated code uses.
 //! 2. `info`: what a solver tells the runtime about its puzzle.
 //! 3. `options`: the command line.
 //! 4. `output`: the solution layout and the statistics per level.
@@ -29,6 +30,7 @@ pub mod checkpoint;
 pub mod driver;
 pub mod estimate;
 pub mod fila;
+pub mod fnv;
 pub mod info;
 pub mod lanes;
 pub mod merge;
@@ -38,6 +40,7 @@ pub mod plan;
 pub mod progress;
 pub mod report;
 pub mod search;
+pub mod rng;
 pub mod split;
 pub mod symmetry;
 pub mod word;
@@ -78,6 +81,8 @@ pub fn main_for(info: PuzzleInfo, search: &mut dyn Search) {
 mod layering {
     /// The modules, bottom to top, with their sources.
     const LAYERS: &[(&str, &str)] = &[
+        ("fnv", include_str!("fnv.rs")),
+        ("rng", include_str!("rng.rs")),
         ("word", include_str!("word.rs")),
         ("lanes", include_str!("lanes.rs")),
         ("info", include_str!("info.rs")),

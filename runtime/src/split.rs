@@ -9,6 +9,7 @@ use crate::info::PuzzleInfo;
 use crate::output::Stats;
 use crate::plan::Plan;
 use crate::search::{Context, Search, SharedRun};
+use crate::rng::SplitMix64;
 
 /// One independent part of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,19 +65,6 @@ pub fn subtrees(
     level
 }
 
-/// SplitMix64: a small, fixed-seed generator, so that estimates repeat exactly.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 /// Probes per subtree: enough for the sum over many subtrees to settle, few enough that
 /// estimating stays a fraction of a second. Measured on the Tetris Cube (4068 subtrees):
 /// with 4 probes each, the time left shown after a tenth of the run was off by up to
@@ -100,7 +88,7 @@ pub fn estimate(
 ) -> f64 {
     let shared = SharedRun::silent(info, plan);
     let pieces = info.pieces_to_place();
-    let mut rng = SplitMix64(0x5eed_f11a ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = SplitMix64::new(0x5eed_f11a ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut ctx = Context::new(&shared, subtree.entry, 0);
     let mut node: Vec<u16> = Vec::new();
     let mut sum = 0.0;
@@ -116,7 +104,7 @@ pub fn estimate(
             }
             width *= children.len() as f64;
             total += width;
-            let pick = children[(rng.next() % children.len() as u64) as usize].to_vec();
+            let pick = children[rng.below(children.len())].to_vec();
             node = pick;
         }
         sum += total;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use runtime::report::Report;
@@ -17,6 +17,16 @@ pub fn fila() -> &'static str {
 /// The workspace root, where `puzzles/` and `tests/` live; the binary runs from here.
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `*.txt` in `dir` (relative to the workspace root), sorted.
+pub fn txt_files(dir: &str) -> Vec<PathBuf> {
+    xtask::txt_files(&root().join(dir)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The contents of `path`, which must be readable.
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// The executable `cargo test` built for `puzzles/NAME.txt`.
@@ -227,21 +237,35 @@ pub fn parse_listing(text: &str, dims: [usize; 3]) -> Vec<Listed> {
     out
 }
 
-/// A small deterministic generator (SplitMix64) for the geometric choices of random
-/// puzzles, seeded by proptest. The test modules add the draws they need.
-pub struct SplitMix64(pub u64);
+/// The generator of random puzzles, seeded by proptest: the runtime's.
+pub use runtime::rng::SplitMix64;
 
-impl SplitMix64 {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+/// The draws the random puzzles make, on top of the runtime's generator.
+pub trait Draws {
+    /// True one time in `one_in`.
+    fn chance(&mut self, one_in: usize) -> bool;
+    /// True `p` times in a hundred.
+    fn percent(&mut self, p: u64) -> bool;
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T;
+    fn shuffle<T>(&mut self, items: &mut [T]);
+}
+
+impl Draws for SplitMix64 {
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
     }
 
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    fn percent(&mut self, p: u64) -> bool {
+        self.next_u64() % 100 < p
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
     }
 }

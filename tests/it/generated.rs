@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -14,43 +14,13 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 
-use crate::common::{executable, options, report, root};
+use crate::common::{executable, options, read, report, root, txt_files};
 
 // ---------------------------------------------------------------------------------------
 // Shared helpers.
 
-/// Every `*.txt` in `dir` (relative to the workspace root), sorted.
-fn txt_files(dir: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
-        .unwrap_or_else(|e| panic!("cannot read {dir}: {e}"))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
-}
-
 fn stem(path: &Path) -> &str {
     path.file_stem().and_then(|s| s.to_str()).unwrap()
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// Writes `contents` to `path` only when the bytes change, so that cargo does not rebuild
-/// what has not changed. Returns whether it wrote.
-fn write_if_changed(path: &Path, contents: &str) -> bool {
-    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
-        return false;
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).unwrap();
-    }
-    std::fs::write(path, contents)
-        .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-    true
 }
 
 /// One way of running a solver: the command-line flags and the same options in-process.
@@ -294,7 +264,7 @@ fn run_executable(exe: &Path, args: &[&str], env: &[(&str, String)], limit: Dura
 
 /// Fails when a file in `generated/` or a stub in `src/bin/` is stale, missing or has no
 /// puzzle behind it: the same check as `cargo xtask gen --check`, each puzzle with the
-/// options its generated file records.
+/// options its generated file records, and the same report of which files and why.
 #[test]
 fn generated_files_are_fresh() {
     let root = root();
@@ -302,17 +272,82 @@ fn generated_files_are_fresh() {
     for puzzle in txt_files("puzzles") {
         let config = xtask::recorded_config(root, &puzzle);
         match xtask::gen_one(root, &puzzle, &config, true) {
-            Ok(xtask::Outcome::Fresh) => {}
-            Ok(other) => stale.push(format!("{}: {other:?}", puzzle.display())),
+            Ok(outcomes) => stale.extend(outcomes.iter().map(|o| o.report(root))),
             Err(e) => stale.push(format!("{}: {e}", puzzle.display())),
         }
     }
     assert!(
         stale.is_empty(),
-        "run `cargo xtask gen` to regenerate:\n{}",
-        stale.join("\n")
+        "\n{}{}",
+        stale.concat(),
+        generator::stamp::FIX
     );
     xtask::check_orphans(root).unwrap();
+}
+
+/// The build script and the generator agree on the generator's identity (each hashes
+/// the generator's sources itself), and the build's check passes on this workspace.
+#[test]
+fn the_build_and_the_generator_hash_the_same_sources() {
+    let hash = generator::stamp::source_hash(root()).unwrap();
+    let identity = generator::stamp::generator_identity(env!("CARGO_PKG_VERSION"), hash);
+    assert_eq!(identity, generator::GENERATOR);
+    let reports = generator::stamp::check_workspace(root(), &identity);
+    assert!(reports.is_empty(), "{}", reports.concat());
+}
+
+/// An edit to a source file of the generator makes the build refuse every generated
+/// file, naming each with the stamp line that differs: what the root build script does
+/// (hash the sources, then check the workspace), on a copy of the workspace's puzzles,
+/// stamps, stubs and generator sources in which one comment of the emitter is edited.
+#[test]
+fn editing_the_generator_makes_the_build_refuse_every_generated_file() {
+    let copy = root().join("target/fila-stale-generator");
+    let _ = std::fs::remove_dir_all(&copy);
+    let copy_dir = |dir: &str, keep: &dyn Fn(&str) -> String| {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_file() {
+                let name = path.file_name().unwrap().to_str().unwrap();
+                let target = copy.join(dir).join(name);
+                xtask::write_if_changed(&target, &keep(&read(&path))).unwrap();
+            }
+        }
+    };
+    let whole = |text: &str| text.to_string();
+    for dir in ["puzzles", "src/bin"]
+        .into_iter()
+        .chain(generator::stamp::GENERATOR_SOURCES)
+    {
+        copy_dir(dir, &whole);
+    }
+    // The build reads only the stamps of the generated files.
+    copy_dir("generated", &|code| {
+        generator::stamp::stamp_of(code).to_string()
+    });
+    let build_check = || {
+        let hash = generator::stamp::source_hash(&copy).unwrap();
+        let identity = generator::stamp::generator_identity(env!("CARGO_PKG_VERSION"), hash);
+        generator::stamp::check_workspace(&copy, &identity)
+    };
+    assert!(build_check().is_empty(), "{}", build_check().concat());
+
+    let emitter = copy.join("generator/src/emit.rs");
+    let edited = read(&emitter).replacen("//! ", "//! (edited) ", 1);
+    std::fs::write(&emitter, edited).unwrap();
+    let reports = build_check();
+    let puzzles = txt_files("puzzles");
+    assert_eq!(reports.len(), puzzles.len(), "{}", reports.concat());
+    for (report, puzzle) in reports.iter().zip(&puzzles) {
+        let first = format!(
+            "error: generated/{}.rs is stale: the generator changed\n",
+            stem(puzzle)
+        );
+        assert!(report.starts_with(&first), "{report}");
+        assert!(report.contains("- // generator: "), "{report}");
+        assert!(report.contains("+ // generator: "), "{report}");
+    }
+    std::fs::remove_dir_all(&copy).unwrap();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -637,17 +672,7 @@ pub(crate) fn random_cases() -> Vec<Case> {
         .collect()
 }
 
-use crate::common::SplitMix64 as Dice;
-
-impl Dice {
-    fn percent(&mut self, p: u64) -> bool {
-        self.next() % 100 < p
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use crate::common::{Draws, SplitMix64 as Dice};
 
 type P = [i32; 3];
 
@@ -739,7 +764,7 @@ const NAMES: &[&str] = &[
 /// turned and moved at random, since their coordinates only give the shape) or drawn in
 /// an `L` picture; some of them stationary, as `C:...:type=S` or `L:stationary=...`.
 fn write_puzzle(spec: &CaseSpec) -> String {
-    let mut dice = Dice(spec.seed);
+    let mut dice = Dice::new(spec.seed);
     let pieces = cut(spec, &mut dice);
     let n = pieces.len();
     let mut stationary: Vec<bool> = (0..n)
@@ -944,7 +969,7 @@ fn random_puzzles_agree_with_the_oracle() {
         },
     ) in cases.iter().enumerate()
     {
-        write_if_changed(&src.join(format!("p{k}.txt")), text);
+        xtask::write_if_changed(&src.join(format!("p{k}.txt")), text).unwrap();
         let config = generator::Config {
             word_bits: *word_bits,
             tails: tails.clone(),
@@ -953,7 +978,7 @@ fn random_puzzles_agree_with_the_oracle() {
         match generator::generate(label, text, &config) {
             Ok(mut generated) => {
                 generated.relocate(&format!("p{k}"));
-                write_if_changed(&src.join(format!("p{k}.rs")), &generated.code);
+                xtask::write_if_changed(&src.join(format!("p{k}.rs")), &generated.code).unwrap();
                 xtask::scratch::write_tables(&dir, &generated).unwrap_or_else(|e| panic!("{e}"));
             }
             Err(d) => problems.push(format!(

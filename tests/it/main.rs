@@ -1,3 +1,6 @@
+//! The one integration-test binary: each module tests one side of fila (see its own
+//! first lines); `common` holds the helpers they share.
+
 mod client;
 mod common;
 mod errors;

@@ -602,19 +602,7 @@ pub fn judge(spec: &Spec, cap: usize) -> Option<(usize, usize, usize)> {
 // ---------------------------------------------------------------------------------------
 // Random puzzles.
 
-use crate::common::SplitMix64 as Rng;
-
-impl Rng {
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
+use crate::common::{Draws, SplitMix64 as Rng};
 
 /// The boxes the random puzzles use: small enough that the brute-force tiler and the
 /// debug-mode engine take milliseconds.
@@ -705,7 +693,7 @@ fn stationary_pieces(cells: Vec<P>, rng: &mut Rng) -> Vec<PieceSpec> {
 /// A random tiling of the box (minus some stationary cells) cut into pieces of 1 to 4
 /// cells grown at random, now and then one of them disconnected: at least one solution.
 fn random_tiling(dims: [i32; 3], one_side: bool, seed: u64) -> Spec {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut spec = Spec {
         dims,
         one_side,
@@ -781,7 +769,7 @@ fn random_shape(size: usize, planar: bool, rng: &mut Rng) -> Vec<P> {
 /// A random set of shapes of 1 to 4 cells, each with 1 to 3 copies, sometimes closed
 /// under mirroring; the rest of the box filled with monominoes and stationary cells.
 pub(crate) fn random_pieces(dims: [i32; 3], one_side: bool, seed: u64) -> Spec {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut spec = Spec {
         dims,
         one_side,
@@ -880,7 +868,7 @@ const PAIR_BOXES: &[[i32; 3]] = &[
 /// the rest monominoes: mirror-closed sets in boxes with their full symmetry, where the
 /// maps that turn pieces over must swap the partners.
 fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let one_side = dims[2] == 1;
     let mut spec = Spec {
         dims,

@@ -4,14 +4,13 @@
 //! random puzzles) and the counts of the generated solvers as they are without them; and
 //! each of them does prune (fewer placements), so a filter that does nothing fails here.
 
-use std::path::Path;
 use std::process::Command;
 
 use proptest::prelude::*;
 
 use crate::common::{
-    executable, number, parse_listing, parse_options, report, root, run_fila, solve_in_process,
-    stderr, stdout, value_of, Listed,
+    executable, number, parse_listing, parse_options, read, report, root, run_fila,
+    solve_in_process, stderr, stdout, txt_files, value_of, Listed,
 };
 use runtime::report::Report;
 
@@ -192,22 +191,6 @@ fn assert_prunes(what: &str, filters: &[&[&str]], fits: &Fits) {
             fits[0]
         );
     }
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// Every `*.txt` in `dir` (relative to the workspace root), sorted.
-fn txt_files(dir: &str) -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(root().join(dir))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// Checks the puzzles of `dir` (relative to the workspace root) but `skip` with every

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use generator::stamp::{self, Stale};
+
 pub mod bench;
 pub mod scratch;
 pub mod tune;
@@ -15,12 +17,35 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// What happened to one puzzle's generated files.
+/// Every `*.txt` file in `dir`, sorted: the puzzle files of `puzzles/` and of the test
+/// corpora.
+pub fn txt_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    stamp::txt_files(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))
+}
+
+/// What generation did to one file, or (in check mode) found wrong with it.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Fresh,
     Written(PathBuf),
-    Stale(PathBuf),
+    /// The file is not what generation writes now, and why.
+    Stale(PathBuf, Stale),
+}
+
+impl Outcome {
+    /// What `cargo xtask gen` says of it, naming the file from the workspace root `root`:
+    /// `wrote FILE`, or for a stale file why, with the stamp lines that differ.
+    pub fn report(&self, root: &Path) -> String {
+        let relative = |path: &Path| {
+            path.strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string()
+        };
+        match self {
+            Outcome::Written(path) => format!("wrote {}\n", relative(path)),
+            Outcome::Stale(path, stale) => stale.report(&relative(path)),
+        }
+    }
 }
 
 /// The options `generated/NAME.rs` was made with, or the defaults.
@@ -48,27 +73,30 @@ pub fn stub(name: &str) -> String {
     )
 }
 
-/// Writes `path` only when its bytes change; in check mode reports staleness instead.
-fn ensure_file(
-    path: &Path,
-    contents: impl AsRef<[u8]>,
-    check: bool,
-) -> Result<Option<Outcome>, String> {
-    let contents = contents.as_ref();
-    let current = std::fs::read(path).ok();
-    if current.as_deref() == Some(contents) {
-        return Ok(None);
-    }
-    if check {
-        return Ok(Some(Outcome::Stale(path.to_path_buf())));
+/// Writes `path` when its contents change (so that cargo rebuilds only what changed),
+/// creating its directory if need be. Returns whether it wrote.
+pub fn write_if_changed(path: &Path, contents: &str) -> Result<bool, String> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(false);
     }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("error: cannot create {}: {e}\n", dir.display()))?;
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    std::fs::write(path, contents)
-        .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))?;
-    Ok(Some(Outcome::Written(path.to_path_buf())))
+    std::fs::write(path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(true)
+}
+
+/// Writes `path` only when its bytes change; in check mode reports why it is stale
+/// instead.
+fn ensure_file(path: &Path, contents: &str, check: bool) -> Result<Option<Outcome>, String> {
+    if check {
+        let current = std::fs::read_to_string(path).ok();
+        let stale = stamp::compare(current.as_deref(), contents);
+        return Ok(stale.map(|why| Outcome::Stale(path.to_path_buf(), why)));
+    }
+    let written = write_if_changed(path, contents).map_err(|e| format!("error: {e}\n"))?;
+    Ok(written.then(|| Outcome::Written(path.to_path_buf())))
 }
 
 /// A puzzle file as generation sees it.
@@ -144,13 +172,14 @@ pub fn tune_one(
 }
 
 /// Generates (or, with `check`, verifies) `generated/NAME.rs` and `src/bin/NAME.rs` for
-/// the puzzle file `file`. Errors come back rendered, `file:line:col: error: ...`.
+/// the puzzle file `file`. Returns what was written or is stale, nothing when every file
+/// was fresh. Errors come back rendered, `file:line:col: error: ...`.
 pub fn gen_one(
     root: &Path,
     file: &Path,
     config: &generator::Config,
     check: bool,
-) -> Result<Outcome, String> {
+) -> Result<Vec<Outcome>, String> {
     let Source {
         name,
         label,
@@ -160,51 +189,69 @@ pub fn gen_one(
     let name = name.as_str();
     let generator::Generated { code, data } =
         generator::generate(&label, &text, config).map_err(|d| generator::diag::render(&d))?;
-    let generated = root.join("generated").join(format!("{name}.rs"));
-    let tables = root.join("generated").join(name);
-    let bin = root.join("src/bin").join(format!("{name}.rs"));
-    let mut outcome = Outcome::Fresh;
+    let mut files = vec![
+        (root.join("generated").join(format!("{name}.rs")), code),
+        (root.join("src/bin").join(format!("{name}.rs")), stub(name)),
+    ];
     if !in_puzzles {
         // A file from elsewhere is copied into puzzles/ so the build keeps it fresh.
-        let copy = root.join("puzzles").join(format!("{name}.txt"));
-        if let Some(o) = ensure_file(&copy, &text, check)? {
-            outcome = o;
-        }
+        files.insert(0, (root.join("puzzles").join(format!("{name}.txt")), text));
     }
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
-        (generated, code.into_bytes()),
-        (bin, stub(name).into_bytes()),
-    ];
+    let mut outcomes = Vec::new();
+    for (path, contents) in files {
+        outcomes.extend(ensure_file(&path, &contents, check)?);
+    }
+    // The tables stored as bytes, in generated/NAME/, and none of an earlier generation.
     let written: Vec<PathBuf> = data
         .iter()
         .map(|f| root.join("generated").join(&f.path))
         .collect();
-    files.extend(
-        written
-            .iter()
-            .cloned()
-            .zip(data.into_iter().map(|f| f.bytes)),
-    );
-    for (path, contents) in files {
-        if let Some(o) = ensure_file(&path, &contents, check)? {
-            if matches!(o, Outcome::Stale(_)) || outcome == Outcome::Fresh {
-                outcome = o;
-            }
-        }
+    for (path, file) in written.iter().zip(&data) {
+        outcomes.extend(ensure_bytes(path, &file.bytes, check)?);
     }
-    // Tables of an earlier generation that this one no longer writes.
+    let tables = root.join("generated").join(name);
     for old in std::fs::read_dir(&tables).into_iter().flatten().flatten() {
         let path = old.path();
-        if !written.contains(&path) {
-            if check {
-                outcome = Outcome::Stale(path);
-            } else {
-                std::fs::remove_file(&path)
-                    .map_err(|e| format!("error: cannot remove {}: {e}\n", path.display()))?;
-            }
+        if written.contains(&path) {
+            continue;
+        }
+        if check {
+            let why = Stale {
+                reasons: vec!["no longer written by `cargo xtask gen`"],
+                diff: Vec::new(),
+            };
+            outcomes.push(Outcome::Stale(path, why));
+        } else {
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("error: cannot remove {}: {e}\n", path.display()))?;
         }
     }
-    Ok(outcome)
+    Ok(outcomes)
+}
+
+/// What [`ensure_file`] does for a table of bytes.
+fn ensure_bytes(path: &Path, contents: &[u8], check: bool) -> Result<Option<Outcome>, String> {
+    let current = std::fs::read(path).ok();
+    if current.as_deref() == Some(contents) {
+        return Ok(None);
+    }
+    if check {
+        let why = match current {
+            None => Stale::missing(),
+            Some(_) => Stale {
+                reasons: vec!["the table differs from what `cargo xtask gen` writes"],
+                diff: Vec::new(),
+            },
+        };
+        return Ok(Some(Outcome::Stale(path.to_path_buf(), why)));
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("error: cannot create {}: {e}\n", dir.display()))?;
+    }
+    std::fs::write(path, contents)
+        .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))?;
+    Ok(Some(Outcome::Written(path.to_path_buf())))
 }
 
 /// What `cargo xtask gen --explain` prints for the puzzle file `file`.

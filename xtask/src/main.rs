@@ -1,15 +1,8 @@
 //! `cargo xtask`: the project's own tasks. `gen` writes generated solvers and checks
 //! that the checked-in ones are fresh; `bench` runs the benchmarks.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
-        .to_path_buf()
-}
 
 const USAGE: &str = "usage: cargo xtask gen [--check | --tune | --explain] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
 
@@ -25,21 +18,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The puzzle files under `puzzles/`, sorted.
-fn all_puzzles(root: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("puzzles"))
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
 fn gen(args: &[String]) -> ExitCode {
-    let root = root();
+    let root = xtask::workspace_root();
     let (mut check, mut tune, mut explain) = (false, false, false);
     let mut options: Vec<String> = Vec::new();
     let mut fixed = xtask::tune::Fixed::default();
@@ -91,7 +71,13 @@ fn gen(args: &[String]) -> ExitCode {
         }
     };
     let files: Vec<PathBuf> = if files.is_empty() {
-        all_puzzles(&root)
+        match xtask::txt_files(&root.join("puzzles")) {
+            Ok(files) => files,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
+            }
+        }
     } else {
         // Paths are relative to where the user stands, which cargo does not change for
         // `cargo run`; fall back to the workspace root.
@@ -142,9 +128,14 @@ fn gen(args: &[String]) -> ExitCode {
     let mut stale = Vec::new();
     for (file, config) in files.iter().zip(&configs) {
         match xtask::gen_one(&root, file, config, check) {
-            Ok(xtask::Outcome::Fresh) => {}
-            Ok(xtask::Outcome::Written(path)) => println!("wrote {}", path.display()),
-            Ok(xtask::Outcome::Stale(path)) => stale.push(path),
+            Ok(outcomes) => {
+                for outcome in outcomes {
+                    match outcome {
+                        xtask::Outcome::Written(_) => print!("{}", outcome.report(&root)),
+                        xtask::Outcome::Stale(..) => stale.push(outcome.report(&root)),
+                    }
+                }
+            }
             Err(message) => {
                 eprint!("{message}");
                 failed = true;
@@ -155,12 +146,10 @@ fn gen(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     }
     if !stale.is_empty() {
-        for p in &stale {
-            eprintln!(
-                "error: {} is stale: run `cargo xtask gen` to regenerate it",
-                p.display()
-            );
+        for report in &stale {
+            eprint!("{report}");
         }
+        eprintln!("{}", generator::stamp::FIX);
         return ExitCode::from(1);
     }
     if check {

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::write_if_changed;
+
 /// The release profile of the workspace, which the solvers in `generated/` are built with.
 pub const RELEASE: &str =
     "[profile.release]\ncodegen-units = 1\nlto = \"thin\"\npanic = \"abort\"\n";
@@ -29,31 +31,22 @@ pub fn manifest(root: &Path, package: &str, profile: &str) -> String {
     )
 }
 
-/// Writes `path` when its contents change (so that cargo rebuilds only what changed).
-pub fn write_if_changed(path: &Path, contents: &str) -> Result<bool, String> {
-    write_bytes_if_changed(path, contents.as_bytes())
-}
-
 /// Writes the tables of `generated` beside `dir/src/main.rs`, where a solver's module in
 /// `src/` includes them.
 pub fn write_tables(dir: &Path, generated: &generator::Generated) -> Result<(), String> {
     for file in &generated.data {
-        write_bytes_if_changed(&dir.join("src").join(&file.path), &file.bytes)?;
+        let path = dir.join("src").join(&file.path);
+        if std::fs::read(&path).ok().as_deref() == Some(&file.bytes[..]) {
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, &file.bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// Writes `path` when its contents change.
-fn write_bytes_if_changed(path: &Path, contents: &[u8]) -> Result<bool, String> {
-    if std::fs::read(path).ok().as_deref() == Some(contents) {
-        return Ok(false);
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(true)
 }
 
 /// Sets up the crate in `dir` (its manifest, `src/main.rs`, and the workspace's lock file,

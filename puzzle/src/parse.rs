@@ -974,6 +974,7 @@ fn parse_coordinate(text: &str) -> Result<i32, String> {
 mod tests {
     use super::*;
     use crate::diag::render;
+    use runtime::rng::SplitMix64;
     use std::path::{Path, PathBuf};
 
     fn parse_ok(text: &str) -> Vec<PuzzleDef> {
@@ -1270,23 +1271,6 @@ mod tests {
         );
     }
 
-    /// A small deterministic generator (xorshift64*), so the test needs no dependency and
-    /// every run sees the same inputs.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
-
     /// Pieces of text that matter to the grammar, to be spliced in at random.
     const SNIPPETS: &[&str] = &[
         ":",
@@ -1321,7 +1305,7 @@ mod tests {
         "L:stationary=A *\n",
     ];
 
-    fn mutate(rng: &mut Rng, text: &str) -> String {
+    fn mutate(rng: &mut SplitMix64, text: &str) -> String {
         let mut chars: Vec<char> = text.chars().collect();
         for _ in 0..1 + rng.below(4) {
             let at = rng.below(chars.len() + 1);
@@ -1359,7 +1343,8 @@ mod tests {
             puzzle_file("tetriscube.txt"),
             "D:xDim=3:yDim=3:zDim=1:oneSide\nC:name=K:type=S:layout=2 2 0\nL:stationary=*\n. . .\n. * .\n~L\nL\nA A .\nA . B\nA B B\n~L\n~D\n".to_string(),
         ];
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        // A fixed seed: every run sees the same mutations.
+        let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
         let mut rejected = 0;
         for round in 0..600 {
             let text = mutate(&mut rng, &sources[round % sources.len()]);

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::diag::Diagnostic;
-use crate::geometry::{self, Coord, Orthogonal};
+use crate::geometry::{self, BoxGrid, Coord, Orthogonal};
 use crate::parse::PuzzleDef;
 
 /// A cell number: the position of an open cell in fill order.
@@ -169,17 +169,13 @@ impl Puzzle {
                 "the puzzle has no mobile pieces",
             )]);
         }
-        let grid_len = dims[0] * dims[1] * dims[2];
-        let grid = |c: Coord| -> usize {
-            c[0] as usize + dims[0] * (c[1] as usize + dims[1] * c[2] as usize)
-        };
-        let inside = |c: Coord| (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < dims[i]);
-
-        let mut stationary_at = vec![None; grid_len];
+        let grid = BoxGrid::new(dims);
+        let mut stationary_at = vec![None; grid.volume()];
         for (p, piece) in def.pieces.iter().enumerate() {
             if piece.stationary {
                 for &c in &piece.cells {
-                    if !inside(c) || stationary_at[grid(c)].is_some() {
+                    let free = grid.index(c).filter(|&g| stationary_at[g].is_none());
+                    let Some(g) = free else {
                         // The reader rejects these; a model built from other input still must not panic.
                         return Err(vec![Diagnostic::new(
                             file,
@@ -190,8 +186,8 @@ impl Puzzle {
                                 piece.name
                             ),
                         )]);
-                    }
-                    stationary_at[grid(c)] = Some(p);
+                    };
+                    stationary_at[g] = Some(p);
                 }
             }
         }
@@ -207,15 +203,17 @@ impl Puzzle {
                     c[axes[2]] = outer as i32;
                     c[axes[1]] = middle as i32;
                     c[axes[0]] = inner as i32;
-                    if stationary_at[grid(c)].is_none() {
+                    if grid.index(c).is_some_and(|g| stationary_at[g].is_none()) {
                         cells.push(c);
                     }
                 }
             }
         }
-        let mut cell_at = vec![None; grid_len];
+        let mut cell_at = vec![None; grid.volume()];
         for (i, &c) in cells.iter().enumerate() {
-            cell_at[grid(c)] = Some(i as Cell);
+            if let Some(g) = grid.index(c) {
+                cell_at[g] = Some(i as Cell);
+            }
         }
 
         let maps = if def.one_side {
@@ -275,7 +273,10 @@ impl Puzzle {
                         for tx in 0..(dims[0] as i32 - extent[0]).max(0) {
                             let placed: Option<Vec<Cell>> = orientation
                                 .iter()
-                                .map(|c| cell_at[grid([c[0] + tx, c[1] + ty, c[2] + tz])])
+                                .map(|&c| {
+                                    let g = grid.index(geometry::offset(c, [tx, ty, tz]))?;
+                                    cell_at[g]
+                                })
                                 .collect();
                             if let Some(mut placed) = placed {
                                 placed.sort_unstable();
@@ -313,29 +314,25 @@ impl Puzzle {
         self.shapes.iter().map(Shape::count).sum()
     }
 
-    fn grid(&self, c: Coord) -> usize {
-        c[0] as usize + self.dims[0] * (c[1] as usize + self.dims[1] * c[2] as usize)
+    /// The numbering of the box's positions, which `cell_at` and `stationary_at` follow.
+    pub fn box_grid(&self) -> BoxGrid {
+        BoxGrid::new(self.dims)
     }
 
-    /// Each open cell's face neighbours among the open cells.
+    /// The open cell at `c`, if `c` is in the box and open.
+    pub fn cell_of(&self, c: Coord) -> Option<Cell> {
+        self.cell_at[self.box_grid().index(c)?]
+    }
+
+    /// Each open cell's face neighbours among the open cells, in the order of
+    /// [`geometry::FACE_STEPS`].
     pub fn neighbours(&self) -> Vec<Vec<Cell>> {
-        const STEPS: [Coord; 6] = [
-            [1, 0, 0],
-            [-1, 0, 0],
-            [0, 1, 0],
-            [0, -1, 0],
-            [0, 0, 1],
-            [0, 0, -1],
-        ];
-        let inside = |c: Coord| (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < self.dims[i]);
+        let grid = self.box_grid();
         self.cells
             .iter()
             .map(|&c| {
-                STEPS
-                    .iter()
-                    .map(|d| [c[0] + d[0], c[1] + d[1], c[2] + d[2]])
-                    .filter(|&n| inside(n))
-                    .filter_map(|n| self.cell_at[self.grid(n)])
+                grid.face_neighbours(c)
+                    .filter_map(|g| self.cell_at[g])
                     .collect()
             })
             .collect()
@@ -534,7 +531,7 @@ impl Puzzle {
             }
             let mut cell_map = Vec::with_capacity(self.cells.len());
             for &c in &self.cells {
-                match self.cell_at[self.grid(t.apply_in_box(c, self.dims))] {
+                match self.cell_of(t.apply_in_box(c, self.dims)) {
                     Some(d) => cell_map.push(d),
                     None => continue 'maps,
                 }
@@ -779,6 +776,34 @@ mod tests {
         }
         assert_eq!(next, p.images.len());
         assert_eq!(p.image_index.len(), p.images.len());
+    }
+
+    #[test]
+    fn open_cells_in_fill_order_with_their_neighbours() {
+        // A 3x2 box with a stationary cell at (1, 0): the shortest side (y) varies fastest.
+        let p = puzzle(
+            "D:xDim=3:yDim=2:zDim=1\nC:name=K:type=S:layout=1 0 0\n\
+             C:name=A:layout=0 0 0, 1 0 0\nC:name=B:layout=0 0 0, 1 0 0\nC:name=M:layout=0 0 0\n~D\n",
+        );
+        assert_eq!(
+            p.cells,
+            [[0, 0, 0], [0, 1, 0], [1, 1, 0], [2, 0, 0], [2, 1, 0]]
+        );
+        for (c, &coord) in p.cells.iter().enumerate() {
+            assert_eq!(p.cell_of(coord), Some(c as Cell));
+        }
+        for closed in [[1, 0, 0], [-1, 0, 0], [3, 0, 0], [0, 2, 0], [0, 0, 1]] {
+            assert_eq!(p.cell_of(closed), None, "{closed:?}");
+        }
+        let stationary = p.box_grid().index([1, 0, 0]).unwrap();
+        assert_eq!(p.stationary_at[stationary], Some(0));
+        // Face neighbours among the open cells, in the order -x -y -z +x +y +z; the
+        // stationary cell is no one's neighbour.
+        let neighbours = p.neighbours();
+        assert_eq!(
+            neighbours,
+            [vec![1], vec![0, 2], vec![1, 4], vec![4], vec![2, 3]]
+        );
     }
 
     #[test]

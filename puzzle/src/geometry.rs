@@ -1,4 +1,5 @@
-//! Lattice geometry: the 48 signed permutations of the axes, and shapes up to translation.
+//! Lattice geometry: the 48 signed permutations of the axes, shapes up to translation,
+//! and the box: how its positions are numbered and which of them are face neighbours.
 
 /// A lattice point `[x, y, z]`.
 pub type Coord = [i32; 3];
@@ -95,6 +96,69 @@ impl Orthogonal {
     }
 }
 
+/// The six steps from a cell to its face neighbours, in the order of the ILSI bits of
+/// the FILA article: -x, -y, -z, +x, +y, +z.
+pub const FACE_STEPS: [Coord; 6] = [
+    [-1, 0, 0],
+    [0, -1, 0],
+    [0, 0, -1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+];
+
+/// `c` moved by `step`.
+pub fn offset(c: Coord, step: Coord) -> Coord {
+    [c[0] + step[0], c[1] + step[1], c[2] + step[2]]
+}
+
+/// The positions of a box with sides `dims`, numbered `x + X*(y + Y*z)` (x fastest):
+/// the layout of the model's `cell_at` and `stationary_at` and of the runtime's
+/// `PuzzleInfo::grid`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoxGrid {
+    pub dims: [usize; 3],
+}
+
+impl BoxGrid {
+    pub fn new(dims: [usize; 3]) -> BoxGrid {
+        BoxGrid { dims }
+    }
+
+    /// The number of positions.
+    pub fn volume(&self) -> usize {
+        self.dims.iter().product()
+    }
+
+    pub fn contains(&self, c: Coord) -> bool {
+        (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < self.dims[i])
+    }
+
+    /// The position of `c`, when it is inside the box.
+    pub fn index(&self, c: Coord) -> Option<usize> {
+        self.contains(c)
+            .then(|| c[0] as usize + self.dims[0] * (c[1] as usize + self.dims[1] * c[2] as usize))
+    }
+
+    /// The point at position `index`: the inverse of [`BoxGrid::index`].
+    pub fn coord(&self, index: usize) -> Coord {
+        let [xd, yd, _] = self.dims;
+        [
+            (index % xd) as i32,
+            (index / xd % yd) as i32,
+            (index / (xd * yd)) as i32,
+        ]
+    }
+
+    /// The positions of the face neighbours of `c` inside the box, in the order of
+    /// [`FACE_STEPS`].
+    pub fn face_neighbours(self, c: Coord) -> impl Iterator<Item = usize> {
+        FACE_STEPS
+            .iter()
+            .filter_map(move |&step| self.index(offset(c, step)))
+    }
+}
+
 /// Translates `cells` so that every coordinate's minimum is 0, and sorts them.
 pub fn normalize(cells: &[Coord]) -> Vec<Coord> {
     let mut min = [i32::MAX; 3];
@@ -173,5 +237,33 @@ mod tests {
         assert_eq!(orientations(&f, &rot).len(), 24);
         assert_eq!(orientations(&x, &Orthogonal::z_rotations()).len(), 1);
         assert_eq!(orientations(&f, &Orthogonal::z_rotations()).len(), 4);
+    }
+
+    #[test]
+    fn box_positions_and_face_neighbours() {
+        let grid = BoxGrid::new([3, 2, 2]);
+        assert_eq!(grid.volume(), 12);
+        for index in 0..grid.volume() {
+            assert_eq!(grid.index(grid.coord(index)), Some(index));
+        }
+        assert_eq!(grid.index([1, 1, 1]), Some(1 + 3 * (1 + 2)));
+        for outside in [[-1, 0, 0], [3, 0, 0], [0, 2, 0], [0, 0, 2]] {
+            assert_eq!(grid.index(outside), None, "{outside:?}");
+        }
+        // A corner has three neighbours, in the order -x -y -z +x +y +z; the middle of an
+        // edge four.
+        assert_eq!(
+            grid.face_neighbours([0, 0, 0]).collect::<Vec<_>>(),
+            [1, 3, 6]
+        );
+        let middle = grid.index([1, 0, 0]).unwrap();
+        let around: Vec<Coord> = grid
+            .face_neighbours([1, 0, 0])
+            .map(|n| grid.coord(n))
+            .collect();
+        assert_eq!(around, [[0, 0, 0], [2, 0, 0], [1, 1, 0], [1, 0, 1]]);
+        assert!(around
+            .iter()
+            .all(|&c| grid.face_neighbours(c).any(|n| n == middle)));
     }
 }

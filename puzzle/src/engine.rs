@@ -5,6 +5,7 @@
 use runtime::{Context, Pruning, PuzzleInfo, Search, Slot};
 
 use crate::dlx::{Dlx, Flow, Node};
+use crate::geometry::BoxGrid;
 
 /// The generic engine for one puzzle: one exact-cover row per image, numbered as the images.
 pub struct DlxSearch {
@@ -87,47 +88,21 @@ struct Backtracks {
 
 impl Backtracks {
     fn new(info: &PuzzleInfo) -> Backtracks {
-        let [xd, yd, zd] = info.dims;
         let cells = info.cells();
-        let mut neighbours = vec![Vec::new(); cells];
-        let mut black = vec![false; cells];
-        let open = |x: usize, y: usize, z: usize| match info.grid.get(x + xd * (y + yd * z)) {
-            Some(Slot::Open(c)) => Some(*c),
+        let grid = BoxGrid::new(info.dims);
+        let open = |g: usize| match info.grid.get(g) {
+            Some(&Slot::Open(c)) if usize::from(c) < cells => Some(c),
             _ => None,
         };
-        for z in 0..zd {
-            for y in 0..yd {
-                for x in 0..xd {
-                    let Some(c) = open(x, y, z).map(usize::from).filter(|&c| c < cells) else {
-                        continue;
-                    };
-                    black[c] = (x + y + z) % 2 == 0;
-                    let mut around = Vec::new();
-                    if x > 0 {
-                        around.push(open(x - 1, y, z));
-                    }
-                    if x + 1 < xd {
-                        around.push(open(x + 1, y, z));
-                    }
-                    if y > 0 {
-                        around.push(open(x, y - 1, z));
-                    }
-                    if y + 1 < yd {
-                        around.push(open(x, y + 1, z));
-                    }
-                    if z > 0 {
-                        around.push(open(x, y, z - 1));
-                    }
-                    if z + 1 < zd {
-                        around.push(open(x, y, z + 1));
-                    }
-                    neighbours[c] = around
-                        .into_iter()
-                        .flatten()
-                        .filter(|&n| usize::from(n) < cells)
-                        .collect();
-                }
-            }
+        let mut neighbours = vec![Vec::new(); cells];
+        let mut black = vec![false; cells];
+        for g in 0..info.grid.len() {
+            let Some(c) = open(g) else {
+                continue;
+            };
+            let [x, y, z] = grid.coord(g);
+            black[usize::from(c)] = (x + y + z) % 2 == 0;
+            neighbours[usize::from(c)] = grid.face_neighbours([x, y, z]).filter_map(open).collect();
         }
         let shapes = info.shape_pieces.len();
         let mut sizes = vec![0; shapes];
