@@ -10,7 +10,7 @@
 //! neighbours that can still be open then (those after `c`), so no listed image meets
 //! an occupied neighbour.
 
-use crate::geometry::Coord;
+use crate::geometry::{offset, Coord, FACE_STEPS};
 use crate::model::Puzzle;
 pub use runtime::fila::Isolation;
 
@@ -36,16 +36,9 @@ impl Word {
     }
 }
 
-/// The six axis directions, in the order of the ILSI bits of the FILA article
-/// (-x, -y, -z, +x, +y, +z); the names are used in comments.
-pub const DIRECTIONS: [(Coord, &str); 6] = [
-    ([-1, 0, 0], "-x"),
-    ([0, -1, 0], "-y"),
-    ([0, 0, -1], "-z"),
-    ([1, 0, 0], "+x"),
-    ([0, 1, 0], "+y"),
-    ([0, 0, 1], "+z"),
-];
+/// The names of the face directions of [`FACE_STEPS`] (-x, -y, -z, +x, +y, +z, the
+/// order of the ILSI bits of the FILA article), used in comments.
+pub const DIRECTION_NAMES: [&str; 6] = ["-x", "-y", "-z", "+x", "+y", "+z"];
 
 /// A neighbour that can be open when its cell is the target.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,21 +311,13 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
                 .fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize))
         })
         .collect();
-    let dims = puzzle.dims;
-    let cell_of = |c: Coord| -> Option<u16> {
-        if (0..3).all(|i| c[i] >= 0 && (c[i] as usize) < dims[i]) {
-            puzzle.cell_at[c[0] as usize + dims[0] * (c[1] as usize + dims[1] * c[2] as usize)]
-        } else {
-            None
-        }
-    };
     // Images whose least cell is c: the only ones that can fill c when it is the first
     // open cell (POF).
     let mut by_first: Vec<Vec<usize>> = vec![Vec::new(); cells];
     for (i, im) in puzzle.images.iter().enumerate() {
         by_first[im.cells[0] as usize].push(i);
     }
-    let shifts = neighbour_shifts(puzzle, &cell_of);
+    let shifts = neighbour_shifts(puzzle);
     let min_piece_size = puzzle.shapes.iter().map(|s| s.size).min().unwrap_or(0);
     let isolation = match &shifts {
         None => Isolation::None,
@@ -346,14 +331,14 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     let pieces = puzzle.mobile_pieces();
     let f_from = options.f_from.min(pieces);
     let e_stage = (options.e_stage || f_from < pieces)
-        .then(|| build_e_stage(puzzle, &cell_of, &masks, f_from));
+        .then(|| build_e_stage(puzzle, &masks, f_from));
     let f_stage = match word {
         Word::U64 => FStage::Table(f_table(puzzle, &by_first, &masks)),
         Word::U128 | Word::Wide(_) => {
-            FStage::Cells(cell_plans(puzzle, &cell_of, &by_first, &masks))
+            FStage::Cells(cell_plans(puzzle, &by_first, &masks))
         }
     };
-    let pruning = pruning_tables(puzzle, &cell_of, &masks, shifts.is_some());
+    let pruning = pruning_tables(puzzle, &masks, shifts.is_some());
     let tail = tail(puzzle, options, word, e_stage.is_some())?;
     Ok(Ir {
         word,
@@ -377,17 +362,17 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
 /// cell is the target, and an image list set per state of them.
 fn cell_plans(
     puzzle: &Puzzle,
-    cell_of: &dyn Fn(Coord) -> Option<u16>,
     by_first: &[Vec<usize>],
     masks: &[Mask],
 ) -> Vec<CellPlan> {
     let cells = puzzle.cells.len();
     let mut plans = Vec::with_capacity(cells);
     for (c, &coord) in puzzle.cells.iter().enumerate() {
-        let open_neighbours: Vec<Neighbour> = DIRECTIONS
+        let open_neighbours: Vec<Neighbour> = FACE_STEPS
             .iter()
-            .filter_map(|&(d, name)| {
-                let n = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]])?;
+            .zip(DIRECTION_NAMES)
+            .filter_map(|(&d, name)| {
+                let n = puzzle.cell_of(offset(coord, d))?;
                 // Cells before the target are filled (POF): their state is known.
                 (n as usize > c).then_some(Neighbour {
                     cell: n,
@@ -432,19 +417,13 @@ fn cell_plans(
 /// The tables of the volume and parity backtracks.
 fn pruning_tables(
     puzzle: &Puzzle,
-    cell_of: &dyn Fn(Coord) -> Option<u16>,
     masks: &[Mask],
     shifts: bool,
 ) -> PruningTables {
     let neighbour_masks: Vec<Mask> = puzzle
-        .cells
+        .neighbours()
         .iter()
-        .map(|&coord| {
-            DIRECTIONS
-                .iter()
-                .filter_map(|&(d, _)| cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]))
-                .fold(Mask::ZERO, |m, n| m | Mask::bit(n as usize))
-        })
+        .map(|n| n.iter().fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize)))
         .collect();
     let halo = masks
         .iter()
@@ -573,13 +552,13 @@ impl Ir {
     }
 }
 
-fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> Option<Vec<Shift>> {
+fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
     let mut shifts = Vec::new();
-    for &(d, _) in &DIRECTIONS {
+    for &d in &FACE_STEPS {
         let mut by = None;
         let mut from = Mask::ZERO;
         for (c, &coord) in puzzle.cells.iter().enumerate() {
-            let Some(n) = cell_of([coord[0] + d[0], coord[1] + d[1], coord[2] + d[2]]) else {
+            let Some(n) = puzzle.cell_of(offset(coord, d)) else {
                 continue;
             };
             let delta = n as i32 - c as i32;
@@ -597,20 +576,15 @@ fn neighbour_shifts(puzzle: &Puzzle, cell_of: &dyn Fn(Coord) -> Option<u16>) -> 
 
 fn build_e_stage(
     puzzle: &Puzzle,
-    cell_of: &dyn Fn(Coord) -> Option<u16>,
     masks: &[Mask],
     f_from: usize,
 ) -> EStage {
     let cells = puzzle.cells.len();
     let shapes = puzzle.shapes.len();
     let neighbours: Vec<Vec<u16>> = puzzle
-        .cells
-        .iter()
-        .map(|&c| {
-            let mut n: Vec<u16> = DIRECTIONS
-                .iter()
-                .filter_map(|&(d, _)| cell_of([c[0] + d[0], c[1] + d[1], c[2] + d[2]]))
-                .collect();
+        .neighbours()
+        .into_iter()
+        .map(|mut n| {
             n.sort_unstable();
             n
         })

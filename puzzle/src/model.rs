@@ -170,127 +170,17 @@ impl Puzzle {
             )]);
         }
         let grid = BoxGrid::new(dims);
-        let mut stationary_at = vec![None; grid.volume()];
-        for (p, piece) in def.pieces.iter().enumerate() {
-            if piece.stationary {
-                for &c in &piece.cells {
-                    let free = grid.index(c).filter(|&g| stationary_at[g].is_none());
-                    let Some(g) = free else {
-                        // The reader rejects these; a model built from other input still must not panic.
-                        return Err(vec![Diagnostic::new(
-                            file,
-                            piece.line,
-                            1,
-                            format!(
-                                "stationary piece '{}' is outside the box or overlaps another",
-                                piece.name
-                            ),
-                        )]);
-                    };
-                    stationary_at[g] = Some(p);
-                }
-            }
-        }
-
-        // Fill order: the shortest side varies fastest (ties: x before y before z).
-        let mut axes = [0usize, 1, 2];
-        axes.sort_by_key(|&a| (dims[a], a));
-        let mut cells = Vec::new();
-        for outer in 0..dims[axes[2]] {
-            for middle in 0..dims[axes[1]] {
-                for inner in 0..dims[axes[0]] {
-                    let mut c = [0i32; 3];
-                    c[axes[2]] = outer as i32;
-                    c[axes[1]] = middle as i32;
-                    c[axes[0]] = inner as i32;
-                    if grid.index(c).is_some_and(|g| stationary_at[g].is_none()) {
-                        cells.push(c);
-                    }
-                }
-            }
-        }
+        let stationary_at = stationary_cells(def, &grid, file)?;
+        let cells = fill_order(&grid, &stationary_at);
         let mut cell_at = vec![None; grid.volume()];
         for (i, &c) in cells.iter().enumerate() {
             if let Some(g) = grid.index(c) {
                 cell_at[g] = Some(i as Cell);
             }
         }
-
-        let maps = if def.one_side {
-            Orthogonal::z_rotations()
-        } else {
-            Orthogonal::rotations()
-        };
-        let mut pieces = Vec::new();
-        let mut shapes: Vec<Shape> = Vec::new();
-        let mut canon: Vec<Vec<Coord>> = Vec::new();
-        for piece in &def.pieces {
-            let shape = if piece.stationary {
-                None
-            } else {
-                let c = geometry::canonical(&piece.cells, &maps);
-                let s = match canon.iter().position(|k| *k == c) {
-                    Some(s) => s,
-                    None => {
-                        canon.push(c);
-                        shapes.push(Shape {
-                            pieces: Vec::new(),
-                            size: piece.cells.len(),
-                            orientations: geometry::orientations(&piece.cells, &maps),
-                            mirror: None,
-                        });
-                        shapes.len() - 1
-                    }
-                };
-                shapes[s].pieces.push(pieces.len());
-                Some(s)
-            };
-            pieces.push(Piece {
-                name: piece.name.clone(),
-                shape,
-                line: piece.line,
-            });
-        }
-        for shape in shapes.iter_mut() {
-            let m = geometry::canonical(&geometry::mirror(&shape.orientations[0]), &maps);
-            shape.mirror = canon.iter().position(|k| *k == m);
-        }
+        let (pieces, shapes) = pieces_and_shapes(def);
         let mirror_closed = unpaired_shape(&shapes).is_none();
-
-        let mut images = Vec::new();
-        let mut shape_images = Vec::new();
-        for (s, shape) in shapes.iter().enumerate() {
-            let start = images.len();
-            for orientation in &shape.orientations {
-                let mut extent = [0i32; 3];
-                for c in orientation {
-                    for i in 0..3 {
-                        extent[i] = extent[i].max(c[i]);
-                    }
-                }
-                for tz in 0..(dims[2] as i32 - extent[2]).max(0) {
-                    for ty in 0..(dims[1] as i32 - extent[1]).max(0) {
-                        for tx in 0..(dims[0] as i32 - extent[0]).max(0) {
-                            let placed: Option<Vec<Cell>> = orientation
-                                .iter()
-                                .map(|&c| {
-                                    let g = grid.index(geometry::offset(c, [tx, ty, tz]))?;
-                                    cell_at[g]
-                                })
-                                .collect();
-                            if let Some(mut placed) = placed {
-                                placed.sort_unstable();
-                                images.push(Image {
-                                    shape: s,
-                                    cells: placed,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            shape_images.push(start..images.len());
-        }
+        let (images, shape_images) = place_shapes(&shapes, &grid, &cell_at);
         let image_index = index_images(&images);
 
         Ok(Puzzle {
@@ -734,6 +624,149 @@ impl Puzzle {
         }
         best.map(|(p, _, _)| p)
     }
+}
+
+/// The stationary piece at each position of the box (`None`: open or outside any).
+fn stationary_cells(
+    def: &PuzzleDef,
+    grid: &BoxGrid,
+    file: &str,
+) -> Result<Vec<Option<usize>>, Vec<Diagnostic>> {
+    let mut stationary_at = vec![None; grid.volume()];
+    for (p, piece) in def.pieces.iter().enumerate() {
+        if piece.stationary {
+            for &c in &piece.cells {
+                let free = grid.index(c).filter(|&g| stationary_at[g].is_none());
+                let Some(g) = free else {
+                    // The reader rejects these; a model built from other input still must not panic.
+                    return Err(vec![Diagnostic::new(
+                        file,
+                        piece.line,
+                        1,
+                        format!(
+                            "stationary piece '{}' is outside the box or overlaps another",
+                            piece.name
+                        ),
+                    )]);
+                };
+                stationary_at[g] = Some(p);
+            }
+        }
+    }
+    Ok(stationary_at)
+}
+
+/// The open cells in fill order: the shortest side varies fastest (ties: x before y
+/// before z), as Fletcher scanned.
+fn fill_order(grid: &BoxGrid, stationary_at: &[Option<usize>]) -> Vec<Coord> {
+    let dims = grid.dims;
+    let mut axes = [0usize, 1, 2];
+    axes.sort_by_key(|&a| (dims[a], a));
+    let mut cells = Vec::new();
+    for outer in 0..dims[axes[2]] {
+        for middle in 0..dims[axes[1]] {
+            for inner in 0..dims[axes[0]] {
+                let mut c = [0i32; 3];
+                c[axes[2]] = outer as i32;
+                c[axes[1]] = middle as i32;
+                c[axes[0]] = inner as i32;
+                if grid.index(c).is_some_and(|g| stationary_at[g].is_none()) {
+                    cells.push(c);
+                }
+            }
+        }
+    }
+    cells
+}
+
+/// The pieces, and their distinct shapes up to the rotations the puzzle allows, each with
+/// its orientations and its mirror image among the shapes.
+fn pieces_and_shapes(def: &PuzzleDef) -> (Vec<Piece>, Vec<Shape>) {
+    let maps = if def.one_side {
+        Orthogonal::z_rotations()
+    } else {
+        Orthogonal::rotations()
+    };
+    let mut pieces = Vec::new();
+    let mut shapes: Vec<Shape> = Vec::new();
+    let mut canon: Vec<Vec<Coord>> = Vec::new();
+    for piece in &def.pieces {
+        let shape = if piece.stationary {
+            None
+        } else {
+            let c = geometry::canonical(&piece.cells, &maps);
+            let s = match canon.iter().position(|k| *k == c) {
+                Some(s) => s,
+                None => {
+                    canon.push(c);
+                    shapes.push(Shape {
+                        pieces: Vec::new(),
+                        size: piece.cells.len(),
+                        orientations: geometry::orientations(&piece.cells, &maps),
+                        mirror: None,
+                    });
+                    shapes.len() - 1
+                }
+            };
+            shapes[s].pieces.push(pieces.len());
+            Some(s)
+        };
+        pieces.push(Piece {
+            name: piece.name.clone(),
+            shape,
+            line: piece.line,
+        });
+    }
+    for shape in shapes.iter_mut() {
+        let m = geometry::canonical(&geometry::mirror(&shape.orientations[0]), &maps);
+        shape.mirror = canon.iter().position(|k| *k == m);
+    }
+    (pieces, shapes)
+}
+
+/// Every image of every shape: each orientation at each translation that lies on open
+/// cells, its cells ascending; and the range of each shape's images.
+fn place_shapes(
+    shapes: &[Shape],
+    grid: &BoxGrid,
+    cell_at: &[Option<Cell>],
+) -> (Vec<Image>, Vec<std::ops::Range<usize>>) {
+    let dims = grid.dims;
+    let mut images = Vec::new();
+    let mut shape_images = Vec::new();
+    for (s, shape) in shapes.iter().enumerate() {
+        let start = images.len();
+        for orientation in &shape.orientations {
+            let mut extent = [0i32; 3];
+            for c in orientation {
+                for i in 0..3 {
+                    extent[i] = extent[i].max(c[i]);
+                }
+            }
+            for tz in 0..(dims[2] as i32 - extent[2]).max(0) {
+                for ty in 0..(dims[1] as i32 - extent[1]).max(0) {
+                    for tx in 0..(dims[0] as i32 - extent[0]).max(0) {
+                        let placed: Option<Vec<Cell>> = orientation
+                            .iter()
+                            .map(|&c| {
+                                let g = grid.index(geometry::offset(c, [tx, ty, tz]))?;
+                                cell_at[g]
+                            })
+                            .collect();
+                        if let Some(mut placed) = placed {
+                            placed.sort_unstable();
+                            images.push(Image {
+                                shape: s,
+                                cells: placed,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        shape_images.push(start..images.len());
+    }
+    (images, shape_images)
 }
 
 #[cfg(test)]
