@@ -188,7 +188,12 @@ pub fn generate(path: &str, text: &str, config: &Config) -> Result<Generated, Ve
         info.rotations.filtered.what,
     );
     let emitted = emit::emit(&ir, &info, &solver_name(path), &description);
-    let mut code = stamp::header(path, text, GENERATOR, &config.options());
+    // The tables are named in the hash as they are in their directory.
+    let tables = stamp::tables_hash(emitted.data.iter().map(|f| {
+        let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+        (name, f.bytes.as_slice())
+    }));
+    let mut code = stamp::header(path, text, GENERATOR, &config.options(), tables);
     code.push('\n');
     code.push_str(&emitted.code);
     Ok(Generated {
@@ -276,7 +281,8 @@ pub fn generate_or_error(path: &str, text: &str, config: &Config) -> Generated {
                 pub fn main() {}
             })
             .expect("valid tokens");
-            let mut code = stamp::header(path, text, GENERATOR, &config.options());
+            let tables = stamp::tables_hash([]);
+            let mut code = stamp::header(path, text, GENERATOR, &config.options(), tables);
             code.push('\n');
             code.push_str(&prettyplease::unparse(&file));
             Generated {

@@ -304,27 +304,34 @@ fn the_build_and_the_generator_hash_the_same_sources() {
 fn editing_the_generator_makes_the_build_refuse_every_generated_file() {
     let copy = root().join("target/fila-stale-generator");
     let _ = std::fs::remove_dir_all(&copy);
-    let copy_dir = |dir: &str, keep: &dyn Fn(&str) -> String| {
-        for entry in std::fs::read_dir(root().join(dir)).unwrap().flatten() {
+    // Copies `dir` and what is below it; a generated file keeps only its stamp, which is
+    // all the build reads of it (its tables are copied whole: the stamp records them).
+    fn copy_tree(from: &Path, to: &Path) {
+        for entry in std::fs::read_dir(from).unwrap().flatten() {
             let path = entry.path();
-            if path.is_file() {
-                let name = path.file_name().unwrap().to_str().unwrap();
-                let target = copy.join(dir).join(name);
-                xtask::write_if_changed(&target, &keep(&read(&path))).unwrap();
+            let target = to.join(entry.file_name());
+            if path.is_dir() {
+                copy_tree(&path, &target);
+                continue;
+            }
+            std::fs::create_dir_all(to).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            let generated_code = path.extension().is_some_and(|e| e == "rs")
+                && from.file_name().is_some_and(|d| d == "generated");
+            if generated_code {
+                let code = String::from_utf8(bytes).unwrap();
+                std::fs::write(&target, generator::stamp::stamp_of(&code)).unwrap();
+            } else {
+                std::fs::write(&target, bytes).unwrap();
             }
         }
-    };
-    let whole = |text: &str| text.to_string();
-    for dir in ["puzzles", "src/bin"]
+    }
+    for dir in ["puzzles", "src/bin", "generated"]
         .into_iter()
         .chain(generator::stamp::GENERATOR_SOURCES)
     {
-        copy_dir(dir, &whole);
+        copy_tree(&root().join(dir), &copy.join(dir));
     }
-    // The build reads only the stamps of the generated files.
-    copy_dir("generated", &|code| {
-        generator::stamp::stamp_of(code).to_string()
-    });
     let build_check = || {
         let hash = generator::stamp::source_hash(&copy).unwrap();
         let identity = generator::stamp::generator_identity(env!("CARGO_PKG_VERSION"), hash);
@@ -332,7 +339,23 @@ fn editing_the_generator_makes_the_build_refuse_every_generated_file() {
     };
     assert!(build_check().is_empty(), "{}", build_check().concat());
 
-    let emitter = copy.join("generator/src/emit.rs");
+    // A table stored as bytes that is not the one its file was generated with.
+    let table = copy.join("generated/pentomino_10x6/f_masks.bin");
+    let original = std::fs::read(&table).unwrap();
+    let mut changed = original.clone();
+    changed[0] ^= 1;
+    std::fs::write(&table, &changed).unwrap();
+    let reports = build_check();
+    assert_eq!(reports.len(), 1, "{}", reports.concat());
+    assert!(
+        reports[0].starts_with("error: generated/pentomino_10x6.rs is stale: its tables"),
+        "{}",
+        reports[0]
+    );
+    std::fs::write(&table, &original).unwrap();
+    assert!(build_check().is_empty(), "{}", build_check().concat());
+
+    let emitter = copy.join("generator/src/emit/mod.rs");
     let edited = read(&emitter).replacen("//! ", "//! (edited) ", 1);
     std::fs::write(&emitter, edited).unwrap();
     let reports = build_check();
