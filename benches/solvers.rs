@@ -45,16 +45,8 @@ fn generic_info(path: &str) -> runtime::PuzzleInfo {
 
 #[divan::bench(sample_count = 20)]
 fn pentomino_10x6_generated(bencher: divan::Bencher) {
-    let info = pentomino_10x6::info();
-    bencher.bench_local(|| {
-        assert_eq!(
-            count(
-                &info,
-                &mut pentomino_10x6::Solver::with_tables(&pentomino_10x6::TABLES)
-            ),
-            2339
-        )
-    });
+    let info = pentomino_10x6::INFO.to_info();
+    bencher.bench_local(|| assert_eq!(count(&info, &mut pentomino_10x6::Solver::new()), 2339));
 }
 
 #[divan::bench(sample_count = 3)]
@@ -68,13 +60,8 @@ fn pentomino_10x6_generic(bencher: divan::Bencher) {
 
 #[divan::bench(sample_count = 50)]
 fn soma_generated(bencher: divan::Bencher) {
-    let info = soma::info();
-    bencher.bench_local(|| {
-        assert_eq!(
-            count(&info, &mut soma::Solver::with_tables(&soma::TABLES)),
-            480
-        )
-    });
+    let info = soma::INFO.to_info();
+    bencher.bench_local(|| assert_eq!(count(&info, &mut soma::Solver::new()), 480));
 }
 
 #[divan::bench(sample_count = 50)]

@@ -67,7 +67,7 @@
 //!
 //! `cargo run --release --example debruijn [-- --print]`
 //!
-//! The program prints `SOLUTIONS=2339`. With `--print` it first prints each
+//! The program prints a short `-i` block ending `SOLUTIONS=2339`. With `--print` it first prints each
 //! solution as 6 rows of 10 piece letters, with a blank line after each one.
 
 use std::io::Write;
@@ -302,5 +302,9 @@ fn main() {
             }
         }
     }
-    let _ = writeln!(std::io::stdout(), "SOLUTIONS={}", d.solutions);
+    let _ = writeln!(
+        std::io::stdout(),
+        "PUZZLE=pentomino_10x6\nENGINE=de Bruijn, transliterated\nSOLUTIONS={}",
+        d.solutions
+    );
 }

@@ -78,7 +78,7 @@
 //!
 //! `cargo run --release --example fletcher [-- --print]`
 //!
-//! The program prints `SOLUTIONS=2339`. With `--print` it first prints each
+//! The program prints a short `-i` block ending `SOLUTIONS=2339`. With `--print` it first prints each
 //! solution as 6 rows of 10 piece letters, with a blank line after each one.
 
 use std::io::Write;
@@ -463,5 +463,9 @@ fn main() {
             }
         }
     }
-    let _ = writeln!(std::io::stdout(), "SOLUTIONS={}", f.solutions);
+    let _ = writeln!(
+        std::io::stdout(),
+        "PUZZLE=pentomino_10x6\nENGINE=Fletcher 1965, transliterated\nSOLUTIONS={}",
+        f.solutions
+    );
 }

@@ -330,13 +330,11 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     };
     let pieces = puzzle.mobile_pieces();
     let f_from = options.f_from.min(pieces);
-    let e_stage = (options.e_stage || f_from < pieces)
-        .then(|| build_e_stage(puzzle, &masks, f_from));
+    let e_stage =
+        (options.e_stage || f_from < pieces).then(|| build_e_stage(puzzle, &masks, f_from));
     let f_stage = match word {
         Word::U64 => FStage::Table(f_table(puzzle, &by_first, &masks)),
-        Word::U128 | Word::Wide(_) => {
-            FStage::Cells(cell_plans(puzzle, &by_first, &masks))
-        }
+        Word::U128 | Word::Wide(_) => FStage::Cells(cell_plans(puzzle, &by_first, &masks)),
     };
     let pruning = pruning_tables(puzzle, &masks, shifts.is_some());
     let tail = tail(puzzle, options, word, e_stage.is_some())?;
@@ -360,11 +358,7 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
 
 /// The F stage as one index function per cell: the neighbours that can be open when the
 /// cell is the target, and an image list set per state of them.
-fn cell_plans(
-    puzzle: &Puzzle,
-    by_first: &[Vec<usize>],
-    masks: &[Mask],
-) -> Vec<CellPlan> {
+fn cell_plans(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> Vec<CellPlan> {
     let cells = puzzle.cells.len();
     let mut plans = Vec::with_capacity(cells);
     for (c, &coord) in puzzle.cells.iter().enumerate() {
@@ -415,11 +409,7 @@ fn cell_plans(
 }
 
 /// The tables of the volume and parity backtracks.
-fn pruning_tables(
-    puzzle: &Puzzle,
-    masks: &[Mask],
-    shifts: bool,
-) -> PruningTables {
+fn pruning_tables(puzzle: &Puzzle, masks: &[Mask], shifts: bool) -> PruningTables {
     let neighbour_masks: Vec<Mask> = puzzle
         .neighbours()
         .iter()
@@ -574,11 +564,7 @@ fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
     Some(shifts)
 }
 
-fn build_e_stage(
-    puzzle: &Puzzle,
-    masks: &[Mask],
-    f_from: usize,
-) -> EStage {
+fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
     let cells = puzzle.cells.len();
     let shapes = puzzle.shapes.len();
     let neighbours: Vec<Vec<u16>> = puzzle

@@ -242,3 +242,97 @@ pub(crate) mod testing {
         }
     }
 }
+
+/// A generated solver's description of its puzzle as constants (a `static INFO` in the
+/// generated file), from which [`StaticInfo::to_info`] builds the [`PuzzleInfo`].
+pub struct StaticInfo {
+    pub name: &'static str,
+    pub dims: [usize; 3],
+    pub grid: &'static [Slot],
+    pub piece_names: &'static [&'static str],
+    pub shape_pieces: &'static [&'static [u16]],
+    /// Image k has the shape `image_shapes[k]` and the cells
+    /// `image_cells[image_starts[k]..image_starts[k + 1]]`.
+    pub image_shapes: &'static [u16],
+    pub image_starts: &'static [u32],
+    pub image_cells: &'static [u16],
+    pub unfiltered: StaticFirst,
+    pub rotations: StaticSymmetry,
+    /// The mirror mode, or why there is none (`why`, and whether asking for it is a
+    /// usage error).
+    pub mirror: Result<StaticSymmetry, (&'static str, bool)>,
+    pub pruning: Pruning,
+    pub order: Order,
+}
+
+/// [`FirstInfo`] as constants.
+pub struct StaticFirst {
+    pub what: &'static str,
+    pub filter: &'static str,
+    pub images: &'static [u16],
+    pub stabilisers: &'static [&'static [u16]],
+    pub full_check: bool,
+}
+
+/// [`SymmetryInfo`] as constants: element k maps cell c to `cell_maps[k * cells + c]` and
+/// shape s to `shape_maps[k * shapes + s]`.
+pub struct StaticSymmetry {
+    pub name: &'static str,
+    pub cell_maps: &'static [u16],
+    pub shape_maps: &'static [u16],
+    pub filtered: StaticFirst,
+}
+
+impl StaticFirst {
+    fn to_info(&self) -> FirstInfo {
+        FirstInfo {
+            what: self.what.to_string(),
+            filter: self.filter.to_string(),
+            images: self.images.to_vec(),
+            stabilisers: self.stabilisers.iter().map(|s| s.to_vec()).collect(),
+            full_check: self.full_check,
+        }
+    }
+}
+
+impl StaticSymmetry {
+    fn to_info(&self, cells: usize, shapes: usize) -> SymmetryInfo {
+        SymmetryInfo {
+            name: self.name.to_string(),
+            group: elements_from(cells, self.cell_maps, shapes, self.shape_maps),
+            filtered: self.filtered.to_info(),
+        }
+    }
+}
+
+impl StaticInfo {
+    /// The description the runtime uses, for a generated FILA solver.
+    pub fn to_info(&self) -> PuzzleInfo {
+        let cells = self
+            .grid
+            .iter()
+            .filter(|s| matches!(s, Slot::Open(_)))
+            .count();
+        let shapes = self.shape_pieces.len();
+        PuzzleInfo {
+            name: self.name.to_string(),
+            engine: "generated FILA solver".to_string(),
+            dims: self.dims,
+            grid: self.grid.to_vec(),
+            piece_names: self.piece_names.iter().map(|n| n.to_string()).collect(),
+            shape_pieces: self.shape_pieces.iter().map(|p| p.to_vec()).collect(),
+            images: images_from(self.image_shapes, self.image_starts, self.image_cells),
+            unfiltered: self.unfiltered.to_info(),
+            rotations: self.rotations.to_info(cells, shapes),
+            mirror: match &self.mirror {
+                Ok(m) => Ok(m.to_info(cells, shapes)),
+                Err((why, usage_error)) => Err(MirrorRefusal {
+                    why: why.to_string(),
+                    usage_error: *usage_error,
+                }),
+            },
+            pruning: self.pruning,
+            order: Some(self.order),
+        }
+    }
+}

@@ -8,8 +8,8 @@
 use crate::info::PuzzleInfo;
 use crate::output::Stats;
 use crate::plan::Plan;
-use crate::search::{Context, Search, SharedRun};
 use crate::rng::SplitMix64;
+use crate::search::{Context, Search, SharedRun};
 
 /// One independent part of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]

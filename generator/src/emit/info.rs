@@ -1,5 +1,5 @@
-//! The `info()` function of a generated file: the runtime's description of the puzzle
-//! (box, pieces, images, symmetry, the first stage), rebuilt from constant tables.
+//! The `INFO` of a generated file: the runtime's description of the puzzle (box, pieces,
+//! images, symmetry, the first stage) as constants, a `runtime::info::StaticInfo`.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -12,23 +12,18 @@ pub fn u16_list(values: &[u16]) -> TokenStream {
     quote! { &[#(#v),*] }
 }
 
-fn u16_vec(values: &[u16]) -> TokenStream {
-    let v = values.iter().map(|&x| Literal::u16_unsuffixed(x));
-    quote! { vec![#(#v),*] }
-}
-
 fn first_tokens(first: &FirstInfo) -> TokenStream {
     let what = &first.what;
     let filter = &first.filter;
-    let images = u16_vec(&first.images);
-    let stabilisers = first.stabilisers.iter().map(|s| u16_vec(s));
+    let images = u16_list(&first.images);
+    let stabilisers = first.stabilisers.iter().map(|s| u16_list(s));
     let full_check = first.full_check;
     quote! {
-        ::runtime::FirstInfo {
-            what: #what.to_string(),
-            filter: #filter.to_string(),
+        ::runtime::info::StaticFirst {
+            what: #what,
+            filter: #filter,
             images: #images,
-            stabilisers: vec![#(#stabilisers),*],
+            stabilisers: &[#(#stabilisers),*],
             full_check: #full_check,
         }
     }
@@ -38,7 +33,6 @@ fn first_tokens(first: &FirstInfo) -> TokenStream {
 /// and `{prefix}_SHAPE_MAPS`, added to `tables`.
 fn symmetry_tokens(
     symmetry: &SymmetryInfo,
-    info: &PuzzleInfo,
     prefix: &str,
     data: &mut Data,
     tables: &mut Vec<TokenStream>,
@@ -74,21 +68,19 @@ fn symmetry_tokens(
             ),
         ),
     );
-    let cells = info.cells();
-    let shapes = info.shape_pieces.len();
     let filtered = first_tokens(&symmetry.filtered);
     quote! {
-        ::runtime::SymmetryInfo {
-            name: #name.to_string(),
-            group: ::runtime::info::elements_from(#cells, #cell_maps, #shapes, #shape_maps),
+        ::runtime::info::StaticSymmetry {
+            name: #name,
+            cell_maps: #cell_maps,
+            shape_maps: #shape_maps,
             filtered: #filtered,
         }
     }
 }
 
-/// The function that rebuilds the runtime description from constant tables, and those
-/// tables.
-pub fn info_fn(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStream) {
+/// `INFO`, the runtime's description of the puzzle as constants, and its long tables.
+pub fn info_static(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStream) {
     let mut tables = Vec::new();
     let name = &info.name;
     let [x, y, z] = info.dims;
@@ -128,16 +120,16 @@ pub fn info_fn(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStream)
         ),
     );
     let unfiltered = first_tokens(&info.unfiltered);
-    let rotations = symmetry_tokens(&info.rotations, info, "ROTATIONS", data, &mut tables);
+    let rotations = symmetry_tokens(&info.rotations, "ROTATIONS", data, &mut tables);
     let mirror = match &info.mirror {
         Ok(m) => {
-            let m = symmetry_tokens(m, info, "MIRROR", data, &mut tables);
+            let m = symmetry_tokens(m, "MIRROR", data, &mut tables);
             quote! { Ok(#m) }
         }
         Err(refusal) => {
             let why = &refusal.why;
             let usage_error = refusal.usage_error;
-            quote! { Err(::runtime::MirrorRefusal { why: #why.to_string(), usage_error: #usage_error }) }
+            quote! { Err((#why, #usage_error)) }
         }
     };
     let volume_filter = info.pruning.volume_filter;
@@ -148,22 +140,20 @@ pub fn info_fn(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStream)
     let volume_backtrack = option(info.pruning.volume_backtrack);
     let parity_backtrack = option(info.pruning.parity_backtrack);
     let e_stage = info.order.is_some_and(|o| o.e_stage);
-    let function = quote! {
+    let description = quote! {
         /// The runtime's description of the puzzle: box, pieces, images and symmetry.
-        pub fn info() -> ::runtime::PuzzleInfo {
+        pub static INFO: ::runtime::info::StaticInfo = {
             #[allow(unused_imports)]
             use ::runtime::Slot::{Open, Stationary};
-            const GRID: &[::runtime::Slot] = &[#(#grid),*];
-            const PIECE_NAMES: &[&str] = &[#(#piece_names),*];
-            const SHAPE_PIECES: &[&[u16]] = &[#(#shape_pieces),*];
-            ::runtime::PuzzleInfo {
-                name: #name.to_string(),
-                engine: "generated FILA solver".to_string(),
+            ::runtime::info::StaticInfo {
+                name: #name,
                 dims: [#x, #y, #z],
-                grid: GRID.to_vec(),
-                piece_names: PIECE_NAMES.iter().map(|n| n.to_string()).collect(),
-                shape_pieces: SHAPE_PIECES.iter().map(|p| p.to_vec()).collect(),
-                images: ::runtime::info::images_from(IMAGE_SHAPES, IMAGE_STARTS, IMAGE_CELLS),
+                grid: &[#(#grid),*],
+                piece_names: &[#(#piece_names),*],
+                shape_pieces: &[#(#shape_pieces),*],
+                image_shapes: IMAGE_SHAPES,
+                image_starts: IMAGE_STARTS,
+                image_cells: IMAGE_CELLS,
                 unfiltered: #unfiltered,
                 rotations: #rotations,
                 mirror: #mirror,
@@ -172,9 +162,9 @@ pub fn info_fn(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStream)
                     volume_backtrack: #volume_backtrack,
                     parity_backtrack: #parity_backtrack,
                 },
-                order: Some(::runtime::Order { f_from: F_FROM, e_stage: #e_stage }),
+                order: ::runtime::Order { f_from: F_FROM, e_stage: #e_stage },
             }
-        }
+        };
     };
-    (function, quote! { #(#tables)* })
+    (description, quote! { #(#tables)* })
 }

@@ -38,7 +38,7 @@ pub struct Emitted {
 pub fn emit(ir: &Ir, info: &PuzzleInfo, name: &str, description: &str) -> Emitted {
     let mut data = data::Data::new(name);
     let solver = tables::solver(ir, &mut data, "");
-    let (info_fn, info_tables) = info::info_fn(info, &mut data);
+    let (info_static, info_tables) = info::info_static(info, &mut data);
     let doc = format!(" {description}");
     let f_from = Literal::usize_unsuffixed(ir.f_from);
     let f_from_doc = if ir.e_stage.is_some() {
@@ -49,7 +49,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, name: &str, description: &str) -> Emitte
     let file = quote! {
         #[doc = #doc]
         pub fn main() {
-            ::runtime::main_for(info(), &mut Solver::with_tables(&TABLES));
+            ::runtime::main_for(INFO.to_info(), &mut Solver::new());
         }
 
         #[doc = #f_from_doc]
@@ -57,7 +57,7 @@ pub fn emit(ir: &Ir, info: &PuzzleInfo, name: &str, description: &str) -> Emitte
 
         #solver
 
-        #info_fn
+        #info_static
 
         #info_tables
     };

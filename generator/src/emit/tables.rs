@@ -64,8 +64,16 @@ pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
         /// The type of this solver's tables: its word, its pieces to place, the narrower
         /// solver it hands over to.
         pub type Tables = ::runtime::fila::PuzzleTables<Word, #top, #tail_type>;
+        /// Names `TABLES` for the kernels, which read them as constants.
+        pub struct Puzzle;
+        impl ::runtime::fila::Constant for Puzzle {
+            type Word = Word;
+            type Top = #top;
+            type Tail = #tail_type;
+            const TABLES: &'static Tables = &TABLES;
+        }
         /// The FILA search of `runtime::fila` over this solver's tables.
-        pub type Solver = ::runtime::fila::Solver<&'static Tables>;
+        pub type Solver = ::runtime::fila::Solver<::runtime::fila::Static<Puzzle>>;
 
         /// This solver's tables, as the FILA kernels of `runtime::fila` read them.
         pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
@@ -200,9 +208,9 @@ fn handover_items(ir: &Ir, data: &mut Data, module: &str) -> HandoverItems {
     };
     let solver = solver(&tail.ir, data, &inner);
     HandoverItems {
-        tail_type: quote! { &'static tail::Tables },
+        tail_type: quote! { ::runtime::fila::Static<tail::Puzzle> },
         handover: quote! {
-            Some(::runtime::fila::Handover { before: BEFORE_TAIL, from: #from, tail: &tail::TABLES })
+            Some(::runtime::fila::Handover { before: BEFORE_TAIL, from: #from, tail: ::runtime::fila::Static::new() })
         },
         items: quote! {
             /// The cells before the tail's.

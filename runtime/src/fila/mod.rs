@@ -19,6 +19,6 @@ pub use bits::{Block, Word};
 pub use level::*;
 pub use search::Solver;
 pub use tables::{
-    ETable, FStage, FTable, Fillable, Handover, Isolation, List, NoTail, Pruning, PuzzleTables,
-    Shift, Span, Tables,
+    Constant, ETable, FStage, FTable, Fillable, Handover, Isolation, List, NoTail, Pruning,
+    PuzzleTables, Shift, Span, Static, Tables,
 };
