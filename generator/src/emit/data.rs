@@ -8,7 +8,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::literal::{numbers, word_literal};
-use crate::lower::{Mask, Word};
+use crate::lower::{Ir, Mask, Word};
 
 /// Tables longer than this many entries are written as bytes.
 pub const LITERAL_ENTRIES: usize = 256;
@@ -140,5 +140,70 @@ impl Data {
                 BYTES.slice()
             };
         }
+    }
+}
+
+impl Data {
+    /// An image list as its three tables, `{prefix}_MASKS`, `{prefix}_IMAGES` and
+    /// `{prefix}_SHAPES` (`what` says whose images they are), with `pad` entries past the
+    /// end that never fit (so that a walk by blocks of eight can load its last block
+    /// whole). Returns the tables and the `List` over them.
+    pub fn list(
+        &mut self,
+        ir: &Ir,
+        module: &str,
+        prefix: &str,
+        what: &str,
+        images: &[usize],
+        pad: usize,
+    ) -> (TokenStream, TokenStream) {
+        let [masks, numbers, shapes] =
+            ["MASKS", "IMAGES", "SHAPES"].map(|t| format_ident!("{prefix}_{t}"));
+        let full = Mask::low_bits(ir.cells);
+        let masks_table = self.table(
+            module,
+            &masks.to_string(),
+            &if pad > 0 {
+                format!("The occupancy masks of the images of {what}, with {pad} past the last.")
+            } else {
+                format!("The occupancy masks of the images of {what}.")
+            },
+            Values::Words(
+                ir.word,
+                images
+                    .iter()
+                    .map(|&i| ir.masks[i])
+                    .chain(std::iter::repeat_n(full, pad))
+                    .collect(),
+            ),
+        );
+        let numbers_table = self.table(
+            module,
+            &numbers.to_string(),
+            "Their image numbers.",
+            Values::U16(
+                images
+                    .iter()
+                    .map(|&i| i as u16)
+                    .chain(std::iter::repeat_n(0, pad))
+                    .collect(),
+            ),
+        );
+        let shapes_table = self.table(
+            module,
+            &shapes.to_string(),
+            "Their shapes.",
+            Values::U8(
+                images
+                    .iter()
+                    .map(|&i| ir.image_shapes[i] as u8)
+                    .chain(std::iter::repeat_n(0, pad))
+                    .collect(),
+            ),
+        );
+        (
+            quote! { #masks_table #numbers_table #shapes_table },
+            quote! { ::runtime::fila::List { masks: #masks, images: #numbers, shapes: #shapes } },
+        )
     }
 }

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::data::{Data, Values};
 use super::literal::{hex_literal, numbers};
-use crate::lower::{CellPlan, FTable, Ir, Mask};
+use crate::lower::{CellPlan, FTable, Ir};
 
 /// What the F stage adds to a generated file.
 pub struct FStageItems {
@@ -47,58 +47,28 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
     let context_doc = context_doc(ir, ft);
     let context = context.iter().map(|&m| hex_literal(64, m as u128));
     let base = numbers(base);
-    let full = ir.masks.iter().fold(Mask::ZERO, |m, &x| m | x);
-    // Seven entries past the last set, so that its last eight can be loaded at once.
-    let masks = entries
-        .iter()
-        .map(|&i| ir.masks[i])
-        .chain(std::iter::repeat_n(full, 7));
-    let images = entries.iter().map(|&i| i as u16).chain([0; 7]);
-    let shapes = entries
-        .iter()
-        .map(|&i| ir.image_shapes[i] as u8)
-        .chain([0; 7]);
     let index = data.table(
         module,
         "F_INDEX",
         "Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape.",
         Values::U32(index.iter().map(|&i| i as u32).collect()),
     );
-    let masks = data.table(
-        module,
-        "F_MASKS",
-        "The occupancy masks of the images of every F image list set, with seven past the last.",
-        Values::Words(ir.word, masks.collect()),
-    );
-    let images = data.table(
-        module,
-        "F_IMAGES",
-        "Their image numbers.",
-        Values::U16(images.collect()),
-    );
-    let shapes = data.table(
-        module,
-        "F_SHAPES",
-        "Their shapes.",
-        Values::U8(shapes.collect()),
-    );
+    let (list_tables, list) = data.list(ir, module, "F", "every F image list set", &entries, 7);
     let tables = quote! {
         /// The F stage's image list sets: each cell's, indexed by the occupancy of its
         /// context cells (NOF) gathered from the word.
-        static F_TABLE: ::runtime::fila::FTable<'static, Word> = ::runtime::fila::FTable {
+        static F_TABLE: ::runtime::fila::SetTable<'static, Word> = ::runtime::fila::SetTable {
             context: &F_CONTEXT,
             set_base: &F_SET_BASE,
             index: F_INDEX,
-            list: ::runtime::fila::List { masks: F_MASKS, images: F_IMAGES, shapes: F_SHAPES },
+            list: #list,
         };
         #[doc = #context_doc]
         const F_CONTEXT: [Word; 64] = [#(#context),*];
         /// The first image list set of each cell.
         const F_SET_BASE: [u32; 64] = [#base];
         #index
-        #masks
-        #images
-        #shapes
+        #list_tables
     };
     FStageItems {
         stage: quote! { ::runtime::fila::FStage::Table(&F_TABLE) },
@@ -179,24 +149,8 @@ pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FSta
         quote! { #c => #f(occ), }
     });
     let functions = plans.iter().zip(&ranges).map(|(p, r)| cell_fn(p, r));
-    let masks = data.table(
-        module,
-        "CELL_MASKS",
-        "The occupancy masks of the images of every cell's image list sets.",
-        Values::Words(ir.word, list.iter().map(|&i| ir.masks[i]).collect()),
-    );
-    let images = data.table(
-        module,
-        "CELL_IMAGES",
-        "Their image numbers.",
-        Values::U16(list.iter().map(|&i| i as u16).collect()),
-    );
-    let shapes = data.table(
-        module,
-        "CELL_SHAPES",
-        "Their shapes.",
-        Values::U8(list.iter().map(|&i| ir.image_shapes[i] as u8).collect()),
-    );
+    let (list_tables, list) =
+        data.list(ir, module, "CELL", "every cell's image list sets", &list, 0);
     FStageItems {
         stage: quote! { ::runtime::fila::FStage::Cells(cells) },
         functions: quote! {
@@ -213,11 +167,8 @@ pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FSta
         tables: quote! {
             /// The image list sets of every cell, one after another; each cell's index
             /// function gives the part for the state of its neighbours.
-            static CELLS: ::runtime::fila::List<'static, Word> =
-                ::runtime::fila::List { masks: CELL_MASKS, images: CELL_IMAGES, shapes: CELL_SHAPES };
-            #masks
-            #images
-            #shapes
+            static CELLS: ::runtime::fila::List<'static, Word> = #list;
+            #list_tables
         },
     }
 }

@@ -7,7 +7,7 @@
 use super::bits::{Block, Word};
 use super::level::Level;
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
-use super::tables::{ETable, List, Span, Tables};
+use super::tables::{List, SetTable, Span, Tables};
 use crate::search::{Context, Search};
 
 /// A FILA solver: a puzzle's tables and the state of one search over them.
@@ -281,7 +281,7 @@ impl<T: Tables> State<T> {
     fn search_e<L: Level>(
         &mut self,
         t: T,
-        e: &ETable<'_, T::Word>,
+        e: &SetTable<'_, T::Word>,
         ctx: &mut Context<'_>,
         occ: T::Word,
         avail: u64,
@@ -416,7 +416,7 @@ impl<T: Tables> State<T> {
 /// The open cells with the fewest open neighbours: by three bit-sliced counters (a full
 /// adder per direction) where the neighbour relations are shifts, else cell by cell.
 #[inline(always)]
-fn fewest_open_neighbours<T: Tables>(t: T, e: &ETable<'_, T::Word>, open: T::Word) -> T::Word {
+fn fewest_open_neighbours<T: Tables>(t: T, e: &SetTable<'_, T::Word>, open: T::Word) -> T::Word {
     let zero = T::Word::ZERO;
     match t.shifts() {
         Some(shifts) => {
@@ -445,7 +445,7 @@ fn fewest_open_neighbours<T: Tables>(t: T, e: &ETable<'_, T::Word>, open: T::Wor
             while rest != zero {
                 let c = rest.trailing_zeros() as usize;
                 rest = rest.clear_lowest();
-                let n = (e.neighbour_masks[c] & open).count_ones();
+                let n = (e.context[c] & open).count_ones();
                 if n < fewest {
                     fewest = n;
                     candidates = zero;

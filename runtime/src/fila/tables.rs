@@ -34,56 +34,32 @@ impl<'a, W> Span<'a, W> {
     }
 }
 
-/// The F stage as flat tables: each cell's image list sets (POF: the images whose first
-/// cell it is), indexed by the occupancy of its context cells (NOF), gathered from the
-/// word (`pext` for 64-bit words).
-pub struct FTable<'a, W> {
-    /// For each cell, its context cells; bit k of a set's index is the occupancy of the
-    /// k-th lowest. One entry per cell number a first open cell can have, so that `c`
-    /// needs no check (64 for 64-bit words, whose `c & 63` is in range).
+/// Image list sets by cell and by the state of a few other cells: the F stage's flat
+/// tables (each cell's POF list, indexed by the occupancy of the later cells most of its
+/// images cover: NOF) and the E stage's (every image covering a cell, indexed by the
+/// occupancy of all its neighbours). A set's index is gathered from the word (`pext`).
+pub struct SetTable<'a, W> {
+    /// For each cell, the cells whose occupancy chooses its set; bit k of the index is
+    /// the occupancy of the k-th lowest. The F stage's has one entry per cell number a
+    /// first open cell can have (64 for 64-bit words, so that `c & 63` needs no check).
     pub context: &'a [W],
     /// The first set of each cell, sized like `context`.
     pub set_base: &'a [u32],
     /// Set t's entries are `index[t]..index[t + 1]`.
     pub index: &'a [u32],
-    /// The entries of every set, by shape within a set, with seven past the last.
+    /// The entries of every set, by shape within a set; walked by blocks of eight, with
+    /// seven entries past the last set.
     pub list: List<'a, W>,
 }
 
-impl<W: Word> FTable<'_, W> {
-    /// The image list set of the first open cell of `occ`.
-    #[inline(always)]
-    pub fn span(&self, occ: W) -> Span<'_, W> {
-        let c = (!occ).trailing_zeros() as usize & (self.context.len() - 1);
-        let set = self.set_base[c] as usize + occ.gather(self.context[c]);
-        Span {
-            list: &self.list,
-            start: self.index[set] as usize,
-            end: self.index[set + 1] as usize,
-        }
-    }
-}
-
-/// The tables of the E heuristic: every image covering a cell, per state of all its
-/// neighbours (no fixed order, so no POF).
-pub struct ETable<'a, W> {
-    /// Each cell's neighbours; bit k of its index is the occupancy of the k-th lowest.
-    pub neighbour_masks: &'a [W],
-    /// The first set of each cell (a cell with k neighbours has 2^k).
-    pub set_base: &'a [u32],
-    /// Set t's entries are `index[t]..index[t + 1]`.
-    pub index: &'a [u32],
-    /// The entries, padded like the F stage's when walked by blocks.
-    pub list: List<'a, W>,
-}
-
-impl<W: Word> ETable<'_, W> {
-    /// The image list set of cell `c` in the neighbour state of `occ`.
+impl<W: Word> SetTable<'_, W> {
+    /// The set of cell `c` in the state of `occ`.
     #[inline(always)]
     pub fn set(&self, c: usize, occ: W) -> usize {
-        self.set_base[c] as usize + occ.gather(self.neighbour_masks[c])
+        self.set_base[c] as usize + occ.gather(self.context[c])
     }
 
+    /// The entries of set `set`.
     #[inline(always)]
     pub fn span(&self, set: usize) -> Span<'_, W> {
         Span {
@@ -91,6 +67,13 @@ impl<W: Word> ETable<'_, W> {
             start: self.index[set] as usize,
             end: self.index[set + 1] as usize,
         }
+    }
+
+    /// The set of the first open cell of `occ` (the F heuristic).
+    #[inline(always)]
+    pub fn first_open(&self, occ: W) -> Span<'_, W> {
+        let c = (!occ).trailing_zeros() as usize & (self.context.len() - 1);
+        self.span(self.set(c, occ))
     }
 }
 
@@ -170,7 +153,7 @@ pub trait Tables: Copy + Send + Sync + 'static {
     /// The image list set of the first open cell of `occ` (the F heuristic).
     fn f_span(&self, occ: Self::Word) -> Span<'_, Self::Word>;
     /// The E stage, if the solver has one.
-    fn e_table(&self) -> Option<&ETable<'_, Self::Word>>;
+    fn e_table(&self) -> Option<&SetTable<'_, Self::Word>>;
     fn pruning(&self) -> &Pruning<'_, Self::Word>;
     /// The hand-over, if the solver has a narrower one.
     fn handover(&self) -> Option<&Handover<Self::Word, Self::Tail>>;
@@ -179,7 +162,7 @@ pub trait Tables: Copy + Send + Sync + 'static {
 /// How the F stage finds the image list set of the first open cell.
 pub enum FStage<W: 'static> {
     /// Flat tables, indexed by gathering the context cells from the word.
-    Table(&'static FTable<'static, W>),
+    Table(&'static SetTable<'static, W>),
     /// One index function per cell (the FILA article's `getIlsiXX`), dispatched on the
     /// first open cell: the generated file's own code.
     Cells(fn(W) -> Span<'static, W>),
@@ -194,7 +177,7 @@ pub struct PuzzleTables<W: Word, Top: Level, Tail: Tables> {
     pub shifts: Option<&'static [Shift<W>]>,
     pub isolation: Isolation,
     pub f_stage: FStage<W>,
-    pub e_table: Option<&'static ETable<'static, W>>,
+    pub e_table: Option<&'static SetTable<'static, W>>,
     pub pruning: &'static Pruning<'static, W>,
     pub handover: Option<Handover<W, Tail>>,
     pub top: std::marker::PhantomData<Top>,
@@ -262,12 +245,12 @@ impl<C: Constant> Tables for Static<C> {
     #[inline(always)]
     fn f_span(&self, occ: C::Word) -> Span<'_, C::Word> {
         match &C::TABLES.f_stage {
-            FStage::Table(table) => table.span(occ),
+            FStage::Table(table) => table.first_open(occ),
             FStage::Cells(cells) => cells(occ),
         }
     }
     #[inline(always)]
-    fn e_table(&self) -> Option<&ETable<'_, C::Word>> {
+    fn e_table(&self) -> Option<&SetTable<'_, C::Word>> {
         C::TABLES.e_table
     }
     #[inline(always)]
@@ -310,7 +293,7 @@ impl<W: Word> Tables for NoTail<W> {
             shapes: &[],
         })
     }
-    fn e_table(&self) -> Option<&ETable<'_, W>> {
+    fn e_table(&self) -> Option<&SetTable<'_, W>> {
         None
     }
     fn pruning(&self) -> &Pruning<'_, W> {
