@@ -1,7 +1,10 @@
-//! Lowering: from the model to the IR the emitter prints. Every specialisation decision
-//! is made here — the fill order, which neighbours each cell's index function reads,
-//! and the image list set for every cell and neighbour state — so that emission is a
-//! plain function of the IR.
+//! Lowering: from the model to the IR the emitter prints. Every decision about a
+//! generated solver is made here and recorded in the [`Ir`]: its word, the F stage's
+//! backend (flat tables or one index function per cell), which cells choose each cell's
+//! image list set and the set for every state of them, the E stage and the default
+//! switch to F, the test for regions too small for any piece, the forms of the pruning
+//! tests, and the narrower solver a wide one hands over to; so that emission is a plain
+//! function of the IR. The measurements behind the choices are beside them.
 //!
 //! The search is FILA with the F heuristic: the target is always the first open cell in
 //! fill order. Priority occupancy filtering (POF) follows: when cell `c` is the target

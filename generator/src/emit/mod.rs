@@ -4,9 +4,10 @@
 //!
 //! A generated file holds the puzzle's constants and what is particular to it; the
 //! search is the runtime's (`runtime::fila`), instantiated with them. In reading order:
-//! `main`, the solver type, the word and constants, the `Tables` impl, the cells' index
-//! functions (wider words), the F and E stages' tables, the pruning tables, a narrower
-//! solver's module, and last `info()`, the runtime's description of the puzzle.
+//! `main`, the word and constants, `TABLES` (a `runtime::fila::PuzzleTables`) with the
+//! types that name it and the solver over it, the cells' index functions (wider words),
+//! the F and E stages' tables, the pruning tables, a narrower solver's module, and last
+//! `INFO`, the runtime's description of the puzzle.
 
 mod data;
 mod e_stage;
