@@ -79,6 +79,7 @@ impl<T: Tables + Default> Default for Solver<T> {
 }
 
 impl<T: Tables> Solver<T> {
+    /// A solver over `tables`, with a solver for each narrower word it hands over to.
     pub fn with_tables(tables: T) -> Self {
         let tail = tables.handover().map(|h| {
             Box::new(Solver::with_tables(h.tail)) as Box<dyn Narrower<<T::Tail as Tables>::Word>>
@@ -99,10 +100,6 @@ impl<T: Tables> Solver<T> {
                 tail,
             },
         }
-    }
-
-    pub fn tables(&self) -> &T {
-        &self.tables
     }
 }
 
