@@ -145,15 +145,7 @@ fn explain_cells(out: &mut String, puzzle: &Puzzle, plans: &[CellPlan], offset: 
             }
         );
         for (state, lists) in plan.sets.iter().enumerate() {
-            let words: Vec<String> = plan
-                .open_neighbours
-                .iter()
-                .enumerate()
-                .map(|(k, n)| {
-                    let filled = state >> k & 1 == 1;
-                    format!("{} {}", n.direction, if filled { "filled" } else { "open" })
-                })
-                .collect();
+            let words = plan.state(state);
             let images: Vec<usize> = lists
                 .iter()
                 .flat_map(|l| l.images.iter().copied())
@@ -161,11 +153,7 @@ fn explain_cells(out: &mut String, puzzle: &Puzzle, plans: &[CellPlan], offset: 
             let _ = writeln!(
                 out,
                 "  state {state} ({}): {}",
-                if words.is_empty() {
-                    "-".to_string()
-                } else {
-                    words.join(", ")
-                },
+                if words.is_empty() { "-" } else { &words },
                 images_by_piece(puzzle, &images)
             );
         }

@@ -70,6 +70,22 @@ pub struct CellPlan {
     pub sets: Vec<Vec<ShapeList>>,
 }
 
+impl CellPlan {
+    /// Neighbour state `ilsi` in words: `+x open, +y filled` (empty with no neighbour).
+    pub fn state(&self, ilsi: usize) -> String {
+        let words: Vec<String> = self
+            .open_neighbours
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                let filled = ilsi >> k & 1 == 1;
+                format!("{} {}", n.direction, if filled { "filled" } else { "open" })
+            })
+            .collect();
+        words.join(", ")
+    }
+}
+
 /// The IR of one generated solver: every decision about the code is made here, and the
 /// emitter only spells it.
 #[derive(Clone, Debug)]

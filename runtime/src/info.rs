@@ -128,18 +128,6 @@ impl PuzzleInfo {
     }
 }
 
-/// Builds the image table from a generated solver's constant tables.
-pub fn images(shapes: &[u16], cells: &[&[u16]]) -> Vec<ImageInfo> {
-    shapes
-        .iter()
-        .zip(cells)
-        .map(|(&shape, cells)| ImageInfo {
-            shape,
-            cells: cells.to_vec(),
-        })
-        .collect()
-}
-
 /// Builds the images from a generated solver's flat tables: image k has the shape
 /// `shapes[k]` and the cells `cells[starts[k]..starts[k + 1]]`.
 pub fn images_from(shapes: &[u16], starts: &[u32], cells: &[u16]) -> Vec<ImageInfo> {
@@ -170,18 +158,6 @@ pub fn elements_from(
         .collect()
 }
 
-/// Builds group elements from a generated solver's constant tables.
-pub fn elements(cell_maps: &[&[u16]], shape_maps: &[&[u16]]) -> Vec<Element> {
-    cell_maps
-        .iter()
-        .zip(shape_maps)
-        .map(|(c, s)| Element {
-            cell_map: c.to_vec(),
-            shape_map: s.to_vec(),
-        })
-        .collect()
-}
-
 /// A small puzzle for the tests of the modules that take one.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -198,7 +174,7 @@ pub(crate) mod testing {
             shape,
             cells: cells.to_vec(),
         };
-        let group = elements(&[&[0, 1, 2], &[2, 1, 0]], &[&[0, 1], &[0, 1]]);
+        let group = elements_from(3, &[0, 1, 2, 2, 1, 0], 2, &[0, 1, 0, 1]);
         let filtered = FirstInfo {
             what: "piece A".to_string(),
             filter: "A".to_string(),

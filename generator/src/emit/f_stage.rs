@@ -213,16 +213,7 @@ fn cell_fn(plan: &CellPlan, ranges: &[(usize, usize)]) -> TokenStream {
             quote! { occ.bit_at(#cell) << #k }
         });
         let arms = (0..plan.sets.len()).map(|ilsi| {
-            let state: Vec<String> = plan
-                .open_neighbours
-                .iter()
-                .enumerate()
-                .map(|(k, n)| {
-                    let filled = ilsi >> k & 1 == 1;
-                    format!("{} {}", n.direction, if filled { "filled" } else { "open" })
-                })
-                .collect();
-            let comment = format!(" {}", state.join(", "));
+            let comment = format!(" {}", plan.state(ilsi));
             let span = span(ilsi);
             let pattern = if ilsi + 1 == plan.sets.len() {
                 quote! { _ }

@@ -176,8 +176,9 @@ impl<T: Tables> Search for Solver<T> {
         } else {
             (1u64 << copies.len()) - 1
         };
-        for &image in prefix {
-            let image = &ctx.info.images[image as usize];
+        for (k, &number) in prefix.iter().enumerate() {
+            s.stack[k & 63] = number;
+            let image = &ctx.info.images[number as usize];
             let shape = image.shape as usize;
             occ |= image
                 .cells
@@ -187,9 +188,6 @@ impl<T: Tables> Search for Solver<T> {
             if s.copies[shape] == 0 {
                 avail &= !(1u64 << shape);
             }
-        }
-        for (k, &image) in prefix.iter().enumerate() {
-            s.stack[k & 63] = image;
         }
         let left = pieces - prefix.len();
         if prefix.len() == 1 {
@@ -456,25 +454,38 @@ fn fewest_open_neighbours<T: Tables>(t: T, e: &SetTable<'_, T::Word>, open: T::W
     }
 }
 
+/// One block of a list walk, the entries `at..` of `list` (those from `stop` on are not
+/// counted): the block's masks, the lanes whose shape is available, and of those the
+/// lanes whose image meets no filled cell of `o` (the occupancy in every lane).
+#[inline(always)]
+fn block<W: Word>(
+    list: &List<'_, W>,
+    o: W::Block,
+    avail: u64,
+    at: usize,
+    stop: usize,
+) -> (W::Block, u8, u8) {
+    let width = <W::Block as Block<W>>::WIDTH;
+    let valid = if stop - at >= width {
+        ((1u16 << width) - 1) as u8
+    } else {
+        (1u8 << (stop - at)) - 1
+    };
+    let m = <W::Block as Block<W>>::load(&list.masks[at..at + width]);
+    let available = <W::Block as Block<W>>::available(avail, &list.shapes[at..at + width]) & valid;
+    (m, available, available & (o & m).zero_lanes())
+}
+
 /// The number of images of available shapes in `span` that fit, a block at a time
 /// without a branch per image.
 #[inline(always)]
 fn count_fits<W: Word>(span: Span<'_, W>, occ: W, avail: u64) -> u32 {
-    let width = <W::Block as Block<W>>::WIDTH;
-    let lanes_full: u8 = ((1u16 << width) - 1) as u8;
     let o = <W::Block as Block<W>>::splat(occ);
     let mut fits = 0;
     let mut at = span.start;
     while at < span.end {
-        let m = <W::Block as Block<W>>::load(&span.list.masks[at..at + width]);
-        let valid = if span.end - at >= width {
-            lanes_full
-        } else {
-            (1u8 << (span.end - at)) - 1
-        };
-        let available = <W::Block as Block<W>>::available(avail, &span.list.shapes[at..at + width]);
-        fits += (available & valid & (o & m).zero_lanes()).count_ones();
-        at += width;
+        fits += block(span.list, o, avail, at, span.end).2.count_ones();
+        at += <W::Block as Block<W>>::WIDTH;
     }
     fits
 }
@@ -495,28 +506,18 @@ fn fits_of_blocks<T: Tables>(
     base: usize,
     stop: usize,
 ) -> (u32, u64) {
-    type B<T> = <<T as Tables>::Word as Word>::Block;
-    let width = <B<T> as Block<T::Word>>::WIDTH;
-    let lanes_full: u8 = ((1u16 << width) - 1) as u8;
     let (full, form) = (t.full(), t.isolation());
     let shifts = t.shifts().unwrap_or(&[]);
-    let o = <B<T>>::splat(occ);
+    let o = <<T::Word as Word>::Block as Block<T::Word>>::splat(occ);
     let mut tried = 0;
     let mut fits = 0;
     let mut at = base;
     while at < stop {
-        let m = <B<T>>::load(&list.masks[at..at + width]);
-        let valid = if stop - at >= width {
-            lanes_full
-        } else {
-            (1u8 << (stop - at)) - 1
-        };
-        let available = <B<T>>::available(avail, &list.shapes[at..at + width]) & valid;
+        let (m, available, fit) = block(list, o, avail, at, stop);
         tried += available.count_ones();
-        let fit =
-            available & (o & m).zero_lanes() & isolated(o | m, full, shifts, form).zero_lanes();
+        let fit = fit & isolated(o | m, full, shifts, form).zero_lanes();
         fits |= (fit as u64) << (at - base);
-        at += width;
+        at += <<T::Word as Word>::Block as Block<T::Word>>::WIDTH;
     }
     (tried, fits)
 }
