@@ -3,11 +3,12 @@
 
 use std::io::{Read, Write};
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use puzzle::engine::DlxSearch;
 use puzzle::info::puzzle_info;
+use puzzle::lower::Ir;
 use puzzle::model::Redundancy;
-use runtime::{Options, RedundancyFilter};
+use runtime::{Options, PuzzleInfo, RedundancyFilter, Search};
 
 #[derive(Parser)]
 #[command(
@@ -22,10 +23,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve definition files (standard input when none is named) with the generic engine
+    /// Solve definition files (standard input when none is named)
     Solve {
         #[command(flatten)]
         options: Options,
+        /// The search: `fila`, the FILA kernels of the generated solvers over tables built
+        /// at run time (the default; puzzles beyond its limits go to dancing links), or
+        /// `dlx`, dancing links (the oracle)
+        #[arg(long, value_enum)]
+        engine: Option<Engine>,
         /// Definition files; `-` or none reads standard input
         files: Vec<String>,
     },
@@ -36,6 +42,13 @@ enum Command {
         #[arg(required = true)]
         files: Vec<String>,
     },
+}
+
+/// `fila solve --engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Engine {
+    Fila,
+    Dlx,
 }
 
 const SUBCOMMANDS: [&str; 3] = ["solve", "help", "merge"];
@@ -57,7 +70,11 @@ pub fn main(args: Vec<String>) -> i32 {
         }
     };
     match cli.command {
-        Command::Solve { options, files } => solve(&options, &files),
+        Command::Solve {
+            options,
+            engine,
+            files,
+        } => solve(&options, engine, &files),
         Command::Merge { files } => merge(&files),
     }
 }
@@ -109,7 +126,59 @@ fn model_filter(redundancy: &RedundancyFilter) -> Redundancy {
     }
 }
 
-fn solve(options: &Options, files: &[String]) -> i32 {
+/// One puzzle ready to solve: its description, and the FILA engine's IR when it runs
+/// on the FILA engine (else dancing links).
+struct Prepared {
+    info: PuzzleInfo,
+    ir: Option<Ir>,
+}
+
+/// Models, describes and (for the FILA engine) lowers one puzzle as the options ask.
+/// Without `--engine`, a puzzle beyond the FILA engine's limits goes to dancing links.
+fn prepare(
+    mut puzzle: puzzle::model::Puzzle,
+    options: &Options,
+    engine: Option<Engine>,
+    redundancy: &Redundancy,
+) -> Result<Prepared, String> {
+    let fila = engine != Some(Engine::Dlx);
+    let defaults = puzzle::fila::defaults(&puzzle);
+    let volume_filter = options
+        .volume_filter
+        .unwrap_or(fila && defaults.volume_filter);
+    if volume_filter {
+        puzzle.volume_filter();
+    }
+    let dlx = "generic engine: dancing links";
+    let mut info = puzzle_info(&puzzle, redundancy, dlx).map_err(|why| why.0)?;
+    info.pruning.volume_filter = volume_filter;
+    if !fila {
+        return Ok(Prepared { info, ir: None });
+    }
+    let pieces = puzzle.mobile_pieces();
+    let f_from = options.f_from.unwrap_or(defaults.f_from).min(pieces);
+    match puzzle::fila::lower(&puzzle, f_from, f_from < pieces) {
+        Ok(ir) => {
+            info.engine = format!(
+                "{}; by default {}",
+                puzzle::fila::describe(&ir),
+                defaults.why
+            );
+            info.order = Some(runtime::Order {
+                f_from: defaults.f_from.min(pieces),
+                e_stage: ir.e_stage.is_some(),
+            });
+            Ok(Prepared { info, ir: Some(ir) })
+        }
+        Err(why) if engine.is_none() => {
+            info.engine = format!("{dlx} (not the FILA engine: {})", why.0);
+            Ok(Prepared { info, ir: None })
+        }
+        Err(why) => Err(format!("--engine fila: {}", why.0)),
+    }
+}
+
+fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
     let files: Vec<String> = if files.is_empty() {
         vec!["-".to_string()]
     } else {
@@ -117,7 +186,7 @@ fn solve(options: &Options, files: &[String]) -> i32 {
     };
     let redundancy = model_filter(&options.redundancy);
     // Read and check everything before solving anything: bad input gives no partial answer.
-    let mut infos = Vec::new();
+    let mut prepared = Vec::new();
     let mut failed = false;
     for file in &files {
         let (name, text) = match read_input(file) {
@@ -130,18 +199,11 @@ fn solve(options: &Options, files: &[String]) -> i32 {
         };
         match puzzle::load(&name, &text) {
             Ok(puzzles) => {
-                let volume_filter = options.volume_filter == Some(true);
-                for mut puzzle in puzzles {
-                    if volume_filter {
-                        puzzle.volume_filter();
-                    }
-                    match puzzle_info(&puzzle, &redundancy, "generic engine: dancing links") {
-                        Ok(mut info) => {
-                            info.pruning.volume_filter = volume_filter;
-                            infos.push(info)
-                        }
+                for puzzle in puzzles {
+                    match prepare(puzzle, options, engine, &redundancy) {
+                        Ok(p) => prepared.push(p),
                         Err(why) => {
-                            eprintln!("{name}: error: {}", why.0);
+                            eprintln!("{name}: error: {why}");
                             failed = true;
                         }
                     }
@@ -156,18 +218,21 @@ fn solve(options: &Options, files: &[String]) -> i32 {
     if failed {
         return 2;
     }
-    if infos.len() > 1 && (options.checkpoint.is_some() || options.resume.is_some()) {
+    if prepared.len() > 1 && (options.checkpoint.is_some() || options.resume.is_some()) {
         eprintln!(
             "error: --checkpoint and --resume take one puzzle, and the input has {}",
-            infos.len()
+            prepared.len()
         );
         return 2;
     }
     let mut out = std::io::BufWriter::new(std::io::stdout());
-    for info in &infos {
-        let mut search = DlxSearch::new(info);
+    for Prepared { info, ir } in &prepared {
+        let mut search: Box<dyn Search> = match ir {
+            Some(ir) => puzzle::fila::solver(ir),
+            None => Box::new(DlxSearch::new(info)),
+        };
         if let Err(runtime::UsageError(message)) =
-            runtime::run(info, &mut search, options, &mut out)
+            runtime::run(info, search.as_mut(), options, &mut out)
         {
             let _ = out.flush();
             eprintln!("error: {message}");

@@ -8,7 +8,7 @@
 //! I/O. The puzzle crate's modules are re-exported, so `generator::model` and
 //! `puzzle::model` are one module.
 
-pub use puzzle::{diag, dlx, engine, geometry, info, load, lower, model, parse};
+pub use puzzle::{diag, dlx, engine, geometry, info, layout, load, lower, model, parse};
 
 use diag::Diagnostic;
 
@@ -245,6 +245,7 @@ fn prepare(path: &str, text: &str, config: &Config) -> Result<Lowered, Vec<Diagn
             e_stage: config.e_stage,
             word_bits: config.word_bits.unwrap_or(0),
             tails: config.tails.clone(),
+            flat: false,
         },
     )
     .map_err(|e| at_d(e.0))?;

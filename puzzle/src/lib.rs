@@ -10,8 +10,10 @@
 pub mod diag;
 pub mod dlx;
 pub mod engine;
+pub mod fila;
 pub mod geometry;
 pub mod info;
+pub mod layout;
 pub mod lower;
 pub mod model;
 pub mod parse;

@@ -203,6 +203,10 @@ pub struct Options {
     /// A word at least this many bits wide.
     pub word_bits: usize,
     pub tails: Tails,
+    /// The F stage as flat tables whatever the word (the run-time engine, which has no
+    /// per-cell code); else flat tables for 64-bit words and per-cell index functions
+    /// for wider ones.
+    pub flat: bool,
 }
 
 /// The narrowest word that holds `cells` cells, if one does.
@@ -298,26 +302,26 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
         }
         None => {
             return Err(Unsupported(format!(
-                "the puzzle has {cells} open cells; generated solvers handle at most {} (use `fila solve`)",
+                "the puzzle has {cells} open cells; FILA solvers handle at most {} (`fila solve --engine dlx` has no limit)",
                 Mask::BITS
             )))
         }
     };
     if puzzle.mobile_pieces() > 63 {
         return Err(Unsupported(format!(
-            "the puzzle has {} pieces; generated solvers place at most 63",
+            "the puzzle has {} pieces; FILA solvers place at most 63",
             puzzle.mobile_pieces()
         )));
     }
     if puzzle.images.len() > u16::MAX as usize {
         return Err(Unsupported(format!(
-            "the puzzle has {} images; generated solvers handle at most 65535",
+            "the puzzle has {} images; FILA solvers handle at most 65535",
             puzzle.images.len()
         )));
     }
     if puzzle.shapes.len() > 64 {
         return Err(Unsupported(format!(
-            "the puzzle has {} distinct shapes; generated solvers handle at most 64",
+            "the puzzle has {} distinct shapes; FILA solvers handle at most 64",
             puzzle.shapes.len()
         )));
     }
@@ -353,6 +357,9 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
         (options.e_stage || f_from < pieces).then(|| build_e_stage(puzzle, &masks, f_from));
     let f_stage = match word {
         Word::U64 => FStage::Table(f_table(puzzle, &by_first, &masks)),
+        Word::U128 | Word::Wide(_) if options.flat => {
+            FStage::Table(f_table(puzzle, &by_first, &masks))
+        }
         Word::U128 | Word::Wide(_) => FStage::Cells(cell_plans(puzzle, &by_first, &masks)),
     };
     let pruning = pruning_tables(puzzle, &masks, shifts.is_some());
@@ -436,10 +443,12 @@ fn pruning_tables(puzzle: &Puzzle, masks: &[Mask], shifts: bool) -> PruningTable
         .collect();
     let halo = masks
         .iter()
-        .map(|&m| {
-            let around = (0..puzzle.cells.len())
-                .filter(|&c| m.bit_at(c as u32) == 1)
-                .fold(Mask::ZERO, |h, c| h | neighbour_masks[c]);
+        .zip(&puzzle.images)
+        .map(|(&m, im)| {
+            let around = im
+                .cells
+                .iter()
+                .fold(Mask::ZERO, |h, &c| h | neighbour_masks[c as usize]);
             around & !m
         })
         .collect();
@@ -517,6 +526,7 @@ fn tail(
             e_stage,
             word_bits: 0,
             tails: rest,
+            flat: options.flat,
         },
     )?;
     ir.renumber(&numbers, puzzle.images.len());
@@ -583,9 +593,17 @@ fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
     Some(shifts)
 }
 
+/// Which of `cells` the image of `mask` covers, as bits in their order: the states of a
+/// set's context in which the image is in the set are those with none of these bits.
+fn context_bits(mask: &Mask, cells: &[u16]) -> usize {
+    cells
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (k, &d)| bits | mask.bit_at(d as u32) << k)
+}
+
 fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
     let cells = puzzle.cells.len();
-    let shapes = puzzle.shapes.len();
     let neighbours: Vec<Vec<u16>> = puzzle
         .neighbours()
         .into_iter()
@@ -611,20 +629,22 @@ fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
     let mut index = Vec::with_capacity(total as usize + 1);
     let mut entries = Vec::new();
     for c in 0..cells {
+        // Each covering image's state bits: bit k when it covers neighbour k. An image is
+        // in the set of a state when it covers none of the cells the state fills.
+        // By shape, then image number.
+        let mut covers: Vec<(usize, usize)> = covering[c]
+            .iter()
+            .map(|&i| (i, context_bits(&masks[i], &neighbours[c])))
+            .collect();
+        covers.sort_by_key(|&(i, _)| (puzzle.images[i].shape, i));
         for ilsi in 0..1usize << neighbours[c].len() {
-            let occupied: Mask = neighbours[c]
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| ilsi >> k & 1 == 1)
-                .fold(Mask::ZERO, |m, (_, &n)| m | Mask::bit(n as usize));
             index.push(entries.len() as u32);
-            for s in 0..shapes {
-                for &i in &covering[c] {
-                    if puzzle.images[i].shape == s && masks[i] & occupied == Mask::ZERO {
-                        entries.push(i as u16);
-                    }
-                }
-            }
+            entries.extend(
+                covers
+                    .iter()
+                    .filter(|&&(_, bits)| bits & ilsi == 0)
+                    .map(|&(i, _)| i as u16),
+            );
         }
     }
     index.push(entries.len() as u32);
@@ -643,38 +663,42 @@ fn f_table(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> FTable {
     let mut sets = Vec::with_capacity(cells);
     for (c, images) in by_first.iter().enumerate() {
         // The later cells by how many of the cell's images cover them, most first.
+        let mut covered = vec![0usize; cells];
+        for &i in images {
+            for &d in &puzzle.images[i].cells {
+                covered[d as usize] += 1;
+            }
+        }
         let mut counts: Vec<(usize, usize)> = ((c + 1)..cells)
-            .map(|d| {
-                (
-                    images
-                        .iter()
-                        .filter(|&&i| masks[i].bit_at(d as u32) == 1)
-                        .count(),
-                    d,
-                )
-            })
+            .map(|d| (covered[d], d))
             .filter(|&(n, _)| n > 0)
             .collect();
         counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut chosen: Vec<usize> = counts.iter().take(CONTEXT_CELLS).map(|&(_, d)| d).collect();
+        let mut chosen: Vec<u16> = counts
+            .iter()
+            .take(CONTEXT_CELLS)
+            .map(|&(_, d)| d as u16)
+            .collect();
         chosen.sort_unstable();
-        let mut order = images.clone();
-        order.sort_by_key(|&i| (puzzle.images[i].shape, i));
+        let mut order: Vec<(usize, usize)> = images
+            .iter()
+            .map(|&i| (i, context_bits(&masks[i], &chosen)))
+            .collect();
+        order.sort_by_key(|&(i, _)| (puzzle.images[i].shape, i));
         let cell_sets = (0..1usize << chosen.len())
             .map(|state| {
-                let occupied = chosen
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| state >> k & 1 == 1)
-                    .fold(Mask::ZERO, |m, (_, &d)| m | Mask::bit(d));
                 order
                     .iter()
-                    .copied()
-                    .filter(|&i| masks[i] & occupied == Mask::ZERO)
+                    .filter(|&&(_, bits)| bits & state == 0)
+                    .map(|&(i, _)| i)
                     .collect()
             })
             .collect();
-        context.push(chosen.iter().fold(Mask::ZERO, |m, &d| m | Mask::bit(d)));
+        context.push(
+            chosen
+                .iter()
+                .fold(Mask::ZERO, |m, &d| m | Mask::bit(d as usize)),
+        );
         sets.push(cell_sets);
     }
     FTable { context, sets }
@@ -748,7 +772,7 @@ mod tests {
         }
     }
 
-    fn lowered(puzzle: &Puzzle, word_bits: usize, tails: Tails) -> Ir {
+    fn lowered(puzzle: &Puzzle, word_bits: usize, tails: Tails, flat: bool) -> Ir {
         lower(
             puzzle,
             &Options {
@@ -756,21 +780,23 @@ mod tests {
                 e_stage: false,
                 word_bits,
                 tails,
+                flat,
             },
         )
         .unwrap()
     }
 
     /// The F stage of every puzzle, in its own word and in a 128-bit one (per-cell
-    /// functions): every set avoids the cells its state fills and misses no image.
+    /// functions, or flat tables as the run-time engine has them): every set avoids the
+    /// cells its state fills and misses no image.
     #[test]
     fn every_set_is_its_cell_s_pof_list_less_what_its_state_fills() {
         for (label, puzzle) in puzzles() {
-            for word_bits in [0, 128] {
+            for (word_bits, flat) in [(0, false), (128, false), (128, true)] {
                 if puzzle.cells.len() > 128 && word_bits == 128 {
                     continue;
                 }
-                let ir = lowered(&puzzle, word_bits, Tails::Off);
+                let ir = lowered(&puzzle, word_bits, Tails::Off, flat);
                 match &ir.f_stage {
                     FStage::Table(ft) => {
                         for (c, sets) in ft.sets.iter().enumerate() {
@@ -848,9 +874,9 @@ mod tests {
                 puzzles().into_iter().filter(|(_, p)| p.cells.len() > 64).collect();
             let (_, puzzle) = &puzzles[k % puzzles.len()];
             let size = size.min(puzzle.cells.len() - 1);
-            let ir = lowered(puzzle, 0, Tails::Cells(vec![size]));
+            let ir = lowered(puzzle, 0, Tails::Cells(vec![size]), false);
             check_tail(puzzle, &ir, 0);
-            let auto = lowered(puzzle, 0, Tails::Auto);
+            let auto = lowered(puzzle, 0, Tails::Auto, true);
             check_tail(puzzle, &auto, 0);
         }
     }

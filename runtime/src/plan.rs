@@ -92,7 +92,7 @@ impl<'a> Plan<'a> {
             match (info.order, options.f_from) {
                 (None, None) => 0,
                 (None, Some(_)) => return Err(UsageError(
-                    "--f-from applies to generated solvers; this engine chooses by dancing links"
+                    "--f-from applies to the FILA solvers; dancing links chooses its own order"
                         .to_string(),
                 )),
                 (Some(order), None) => order.f_from.min(pieces),
@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(
             resolve(&info, &["--f-from", "1"]).err(),
             Some(UsageError(
-                "--f-from applies to generated solvers; this engine chooses by dancing links"
+                "--f-from applies to the FILA solvers; dancing links chooses its own order"
                     .to_string()
             ))
         );

@@ -185,7 +185,7 @@ fn the_switch_needs_a_generated_solver_with_the_e_stage() {
     let o = run_fila(&["solve", "--f-from", "3", "puzzles/soma.txt"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("--f-from applies to generated solvers"),
+        stderr(&o).contains("--f-from applies to the FILA solvers"),
         "{}",
         stderr(&o)
     );

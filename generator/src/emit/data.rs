@@ -159,7 +159,8 @@ impl Data {
     ) -> (TokenStream, TokenStream) {
         let [masks, numbers, shapes] =
             ["MASKS", "IMAGES", "SHAPES"].map(|t| format_ident!("{prefix}_{t}"));
-        let full = Mask::low_bits(ir.cells);
+        let (masks_column, numbers_column, shapes_column) =
+            crate::layout::list(ir, &ir.masks, Mask::low_bits(ir.cells), images, pad);
         let masks_table = self.table(
             module,
             &masks.to_string(),
@@ -168,38 +169,19 @@ impl Data {
             } else {
                 format!("The occupancy masks of the images of {what}.")
             },
-            Values::Words(
-                ir.word,
-                images
-                    .iter()
-                    .map(|&i| ir.masks[i])
-                    .chain(std::iter::repeat_n(full, pad))
-                    .collect(),
-            ),
+            Values::Words(ir.word, masks_column),
         );
         let numbers_table = self.table(
             module,
             &numbers.to_string(),
             "Their image numbers.",
-            Values::U16(
-                images
-                    .iter()
-                    .map(|&i| i as u16)
-                    .chain(std::iter::repeat_n(0, pad))
-                    .collect(),
-            ),
+            Values::U16(numbers_column),
         );
         let shapes_table = self.table(
             module,
             &shapes.to_string(),
             "Their shapes.",
-            Values::U8(
-                images
-                    .iter()
-                    .map(|&i| ir.image_shapes[i] as u8)
-                    .chain(std::iter::repeat_n(0, pad))
-                    .collect(),
-            ),
+            Values::U8(shapes_column),
         );
         (
             quote! { #masks_table #numbers_table #shapes_table },

@@ -6,33 +6,32 @@ use quote::quote;
 
 use super::data::{Data, Values};
 use super::literal::word_list;
-use crate::lower::{EStage, Ir, Mask, Word};
+use crate::lower::{EStage, Ir};
 
 /// The E stage's tables, as `E_TABLE`.
 pub fn tables(ir: &Ir, e: &EStage, data: &mut Data, module: &str) -> TokenStream {
-    let neighbour_masks = word_list(
-        ir.word,
-        e.neighbours
-            .iter()
-            .map(|n| n.iter().fold(Mask::ZERO, |m, &c| m | Mask::bit(c as usize))),
-    );
-    // 64-bit words walk the lists eight at a time: seven entries past the last set
-    // (never counted) let its last eight be loaded at once.
-    let pad = if ir.word == Word::U64 { 7 } else { 0 };
+    let layout = crate::layout::e_table(ir, e);
+    let neighbour_masks = word_list(ir.word, layout.context.iter().copied());
     let set_base = data.table(
         module,
         "E_SET_BASE",
         "The first image list set of each cell.",
-        Values::U32(e.set_base.clone()),
+        Values::U32(layout.set_base),
     );
     let index = data.table(
         module,
         "E_INDEX",
         "Set t's images are `E_IMAGES[E_INDEX[t]..E_INDEX[t + 1]]`, by shape.",
-        Values::U32(e.index.clone()),
+        Values::U32(layout.index),
     );
-    let entries: Vec<usize> = e.entries.iter().map(|&i| i as usize).collect();
-    let (list_tables, list) = data.list(ir, module, "E", "every E image list set", &entries, pad);
+    let (list_tables, list) = data.list(
+        ir,
+        module,
+        "E",
+        "every E image list set",
+        &layout.entries,
+        layout.pad,
+    );
     quote! {
         /// The E stage's image list sets: each cell's, per state of its neighbours.
         static E_TABLE: ::runtime::fila::SetTable<'static, Word> = ::runtime::fila::SetTable {

@@ -29,31 +29,24 @@ pub struct FStageItems {
 /// tests in one AVX-512 mask register (`Lanes`) 23.1 ms. Testing the regions only for
 /// the images that fit, one at a time, took 39.7 ms against 32.2.
 pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems {
-    let mut base = Vec::with_capacity(64);
-    let mut index: Vec<usize> = Vec::new();
-    let mut entries: Vec<usize> = Vec::new();
-    for cell_sets in &ft.sets {
-        base.push(index.len());
-        for set in cell_sets {
-            index.push(entries.len());
-            entries.extend(set);
-        }
-    }
-    index.push(entries.len());
-    // Every cell number a first open cell can have, so that `c & 63` needs no check.
-    let mut context: Vec<u64> = ft.context.iter().map(|m| m.low_u128() as u64).collect();
-    context.resize(64, 0);
-    base.resize(64, 0);
+    let layout = crate::layout::f_table(ir, ft);
     let context_doc = context_doc(ir, ft);
-    let context = context.iter().map(|&m| hex_literal(64, m as u128));
-    let base = numbers(base);
+    let context = layout.context.iter().map(|m| hex_literal(64, m.low_u128()));
+    let base = numbers(layout.set_base.iter().map(|&b| b as usize));
     let index = data.table(
         module,
         "F_INDEX",
         "Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape.",
-        Values::U32(index.iter().map(|&i| i as u32).collect()),
+        Values::U32(layout.index),
     );
-    let (list_tables, list) = data.list(ir, module, "F", "every F image list set", &entries, 7);
+    let (list_tables, list) = data.list(
+        ir,
+        module,
+        "F",
+        "every F image list set",
+        &layout.entries,
+        layout.pad,
+    );
     let tables = quote! {
         /// The F stage's image list sets: each cell's, indexed by the occupancy of its
         /// context cells (NOF) gathered from the word.

@@ -17,6 +17,7 @@ use crate::lower::{FStage, Fillable, Ir, Isolation, Mask};
 pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
     let word = word_type(ir.word);
     let top = level(ir.pieces);
+    let pieces = Literal::usize_unsuffixed(ir.pieces);
     let shapes = Literal::usize_unsuffixed(ir.shape_counts.len());
     let copies = numbers(ir.shape_counts.iter().copied());
     let one_per_shape = ir.shape_counts.iter().all(|&c| c == 1);
@@ -77,6 +78,7 @@ pub fn solver(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
 
         /// This solver's tables, as the FILA kernels of `runtime::fila` read them.
         pub static TABLES: Tables = ::runtime::fila::PuzzleTables {
+            pieces: #pieces,
             copies: &COPIES,
             one_per_shape: #one_per_shape,
             full: FULL,

@@ -69,6 +69,9 @@ pub trait Word:
     fn low_u128(self) -> u128;
     /// The word whose lowest cells are `low` (cut to the word's width).
     fn from_low_u128(low: u128) -> Self;
+    /// The word whose 64-bit limbs, least significant first, are `limbs` (cut to the
+    /// word's width).
+    fn from_limbs(limbs: &[u64]) -> Self;
 }
 
 /// Images tested side by side: `WIDTH` occupancy words of type `W`.
@@ -129,6 +132,14 @@ macro_rules! primitive_word {
             #[inline(always)]
             fn from_low_u128(low: u128) -> $t {
                 low as $t
+            }
+            #[inline(always)]
+            fn from_limbs(limbs: &[u64]) -> $t {
+                let mut w: $t = 0;
+                for (k, &limb) in limbs.iter().take(<$t>::BITS as usize / 64).enumerate() {
+                    w |= (limb as $t) << (64 * k);
+                }
+                w
             }
             #[inline(always)]
             fn gather(self, mask: $t) -> usize {
@@ -240,6 +251,14 @@ impl<const N: usize> Word for Wide<N> {
         }
         w
     }
+    #[inline(always)]
+    fn from_limbs(limbs: &[u64]) -> Self {
+        let mut w = Self::ZERO;
+        for (to, &from) in w.0.iter_mut().zip(limbs) {
+            *to = from;
+        }
+        w
+    }
 }
 
 impl<const N: usize> Block<Wide<N>> for Wide<N> {
@@ -288,6 +307,12 @@ mod tests {
             if 70 % cells > 6 { 0b101 } else { 0b011 }
         );
         assert_eq!(W::from_low_u128(0x1_0000_0001).low_u128(), 0x1_0000_0001);
+        // Limb k of the word is the k-th number; those past its width are dropped.
+        let w = W::from_limbs(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        for k in 0..cells / 64 {
+            assert_eq!((w >> (64 * k as u32)).low_u128() as u64, k as u64 + 1);
+        }
+        assert_eq!(w.count_ones(), (1..=cells / 64).map(|v| v.count_ones()).sum());
         let b = <W::Block as Block<W>>::splat(w);
         assert_eq!(b.zero_lanes() & 1, 0);
         assert_eq!(

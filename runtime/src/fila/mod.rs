@@ -20,5 +20,5 @@ pub use level::*;
 pub use search::Solver;
 pub use tables::{
     Constant, FStage, Fillable, Handover, Isolation, List, NoTail, Pruning, PuzzleTables, SetTable,
-    Shift, Span, Static, Tables,
+    Shared, Shift, Span, Static, Tables,
 };

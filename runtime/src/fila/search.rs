@@ -166,7 +166,7 @@ impl<T: Tables> Search for Solver<T> {
         });
         let t = self.tables;
         let s = &mut self.state;
-        let pieces = T::Top::LEFT;
+        let pieces = t.pieces();
         let copies = t.copies();
         s.stop = false;
         s.copies[..copies.len()].copy_from_slice(copies);
@@ -234,7 +234,7 @@ impl<T: Tables> State<T> {
     /// The search below a node with `L::LEFT` pieces left.
     fn search<L: Level>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
         let left = L::LEFT;
-        let pieces = T::Top::LEFT;
+        let pieces = t.pieces();
         if left <= self.floor {
             // A solution, or a node where the driver splits the search.
             if left == 0 {
@@ -392,7 +392,7 @@ impl<T: Tables> State<T> {
         if below > self.prune_from && !self.prune_ok(t, occ, next, below, image) {
             return self.stop;
         }
-        self.stack[T::Top::LEFT.wrapping_sub(left) & 63] = image;
+        self.stack[t.pieces().wrapping_sub(left) & 63] = image;
         self.search::<L::Below>(t, ctx, occ, next);
         self.stop
     }

@@ -4,7 +4,7 @@
 //! run-time engine implements it on tables built when it starts.
 
 use super::bits::Word;
-use super::level::Level;
+use super::level::{Level, L63};
 
 /// An image list: image numbers with their occupancy masks and shapes, side by side.
 /// A walk reads `WIDTH` entries at a time from any start below its end, so a list walked
@@ -141,6 +141,8 @@ pub trait Tables: Copy + Send + Sync + 'static {
     /// The narrower solver this one hands over to ([`NoTail`] for none).
     type Tail: Tables;
 
+    /// The pieces every solution places (at most `Top::LEFT`).
+    fn pieces(&self) -> usize;
     /// Copies of each shape.
     fn copies(&self) -> &[u8];
     /// Every piece's shape has one copy: placing a piece clears its shape's bit.
@@ -168,9 +170,13 @@ pub enum FStage<W: 'static> {
     Cells(fn(W) -> Span<'static, W>),
 }
 
-/// A puzzle's tables as one value: a generated file's `static TABLES`. `Top` is the level
-/// of a whole search, `Tail` the narrower solver's tables.
+/// A puzzle's tables as one value: a generated file's `static TABLES`, or the run-time
+/// engine's. `Top` is the highest level the search is instantiated for (a generated
+/// solver's is its count of pieces, the run-time engine's `L63`), `Tail` the narrower
+/// solver's tables.
 pub struct PuzzleTables<W: Word, Top: Level, Tail: Tables> {
+    /// The pieces every solution places.
+    pub pieces: usize,
     pub copies: &'static [u8],
     pub one_per_shape: bool,
     pub full: W,
@@ -223,6 +229,10 @@ impl<C: Constant> Tables for Static<C> {
     type Top = C::Top;
     type Tail = C::Tail;
     #[inline(always)]
+    fn pieces(&self) -> usize {
+        C::Top::LEFT
+    }
+    #[inline(always)]
     fn copies(&self) -> &[u8] {
         C::TABLES.copies
     }
@@ -263,6 +273,68 @@ impl<C: Constant> Tables for Static<C> {
     }
 }
 
+/// Tables built at run time (the run-time FILA engine's), reached through a reference:
+/// the same kernels as a generated solver's, reading the tables as data. They live as
+/// long as the process (`Box::leak`): a search's solvers and their forks share them.
+pub struct Shared<W: Word, Tail: Tables>(pub &'static PuzzleTables<W, L63, Tail>);
+
+impl<W: Word, Tail: Tables> Clone for Shared<W, Tail> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<W: Word, Tail: Tables> Copy for Shared<W, Tail> {}
+
+impl<W: Word, Tail: Tables> Tables for Shared<W, Tail> {
+    type Word = W;
+    type Top = L63;
+    type Tail = Tail;
+    #[inline(always)]
+    fn pieces(&self) -> usize {
+        self.0.pieces
+    }
+    #[inline(always)]
+    fn copies(&self) -> &[u8] {
+        self.0.copies
+    }
+    #[inline(always)]
+    fn one_per_shape(&self) -> bool {
+        self.0.one_per_shape
+    }
+    #[inline(always)]
+    fn full(&self) -> W {
+        self.0.full
+    }
+    #[inline(always)]
+    fn shifts(&self) -> Option<&[Shift<W>]> {
+        self.0.shifts
+    }
+    #[inline(always)]
+    fn isolation(&self) -> Isolation {
+        self.0.isolation
+    }
+    #[inline(always)]
+    fn f_span(&self, occ: W) -> Span<'_, W> {
+        match &self.0.f_stage {
+            FStage::Table(table) => table.first_open(occ),
+            FStage::Cells(cells) => cells(occ),
+        }
+    }
+    #[inline(always)]
+    fn e_table(&self) -> Option<&SetTable<'_, W>> {
+        self.0.e_table
+    }
+    #[inline(always)]
+    fn pruning(&self) -> &Pruning<'_, W> {
+        self.0.pruning
+    }
+    #[inline(always)]
+    fn handover(&self) -> Option<&Handover<W, Tail>> {
+        self.0.handover.as_ref()
+    }
+}
+
 /// No narrower solver: the tail of a solver that does not hand over.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoTail<W>(std::marker::PhantomData<W>);
@@ -271,6 +343,9 @@ impl<W: Word> Tables for NoTail<W> {
     type Word = W;
     type Top = super::level::L0;
     type Tail = NoTail<W>;
+    fn pieces(&self) -> usize {
+        0
+    }
     fn copies(&self) -> &[u8] {
         &[]
     }
