@@ -133,7 +133,7 @@ fn words<W: runtime::fila::Word>(masks: &[Mask]) -> &'static [W] {
 fn list<W: runtime::fila::Word>(
     ir: &Ir,
     masks: &[W],
-    entries: &[usize],
+    entries: &[u16],
     pad: usize,
 ) -> List<'static, W> {
     let (masks, images, shapes) = layout::list(ir, masks, W::low_bits(ir.cells), entries, pad);

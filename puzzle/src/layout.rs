@@ -15,7 +15,7 @@ pub struct SetLayout {
     /// Set t's entries are `entries[index[t]..index[t + 1]]`.
     pub index: Vec<u32>,
     /// The image of every entry.
-    pub entries: Vec<usize>,
+    pub entries: Vec<u16>,
     /// Entries past the last set that never fit (their mask fills every cell), so that a
     /// walk by blocks of eight can load its last block whole.
     pub pad: usize,
@@ -42,7 +42,7 @@ pub fn f_table(ir: &Ir, ft: &FTable) -> SetLayout {
         set_base.push(index.len() as u32);
         for set in cell_sets {
             index.push(entries.len() as u32);
-            entries.extend(set);
+            entries.extend(set.iter().map(|&i| i as u16));
         }
     }
     index.push(entries.len() as u32);
@@ -68,7 +68,7 @@ pub fn e_table(ir: &Ir, e: &EStage) -> SetLayout {
             .collect(),
         set_base: e.set_base.clone(),
         index: e.index.clone(),
-        entries: e.entries.iter().map(|&i| i as usize).collect(),
+        entries: e.entries.clone(),
         pad: block_pad(ir.word),
     }
 }
@@ -80,22 +80,22 @@ pub fn list<M: Copy>(
     ir: &Ir,
     masks: &[M],
     full: M,
-    images: &[usize],
+    images: &[u16],
     pad: usize,
 ) -> (Vec<M>, Vec<u16>, Vec<u8>) {
     let masks = images
         .iter()
-        .map(|&i| masks[i])
+        .map(|&i| masks[i as usize])
         .chain(std::iter::repeat_n(full, pad))
         .collect();
     let numbers = images
         .iter()
-        .map(|&i| i as u16)
+        .copied()
         .chain(std::iter::repeat_n(0, pad))
         .collect();
     let shapes = images
         .iter()
-        .map(|&i| ir.image_shapes[i] as u8)
+        .map(|&i| ir.image_shapes[i as usize] as u8)
         .chain(std::iter::repeat_n(0, pad))
         .collect();
     (masks, numbers, shapes)

@@ -4,7 +4,7 @@
 //! Everything here is exact and independent of how the search is run: the generic
 //! engine and the generator both start from a [`Puzzle`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::diag::Diagnostic;
 use crate::geometry::{self, BoxGrid, Coord, Orthogonal};
@@ -37,7 +37,7 @@ pub struct Puzzle {
     /// Whether every shape's mirror image is a shape with the same number of copies.
     pub mirror_closed: bool,
     /// Look-up from an image's cells to its number.
-    image_index: BTreeMap<Vec<Cell>, usize>,
+    image_index: ImageIndex,
 }
 
 #[derive(Clone, Debug)]
@@ -138,7 +138,11 @@ pub struct FirstEntry {
 }
 
 /// Look-up from each image's cells to its number.
-fn index_images(images: &[Image]) -> BTreeMap<Vec<Cell>, usize> {
+/// The images by their cells (in ascending order).
+type ImageIndex =
+    HashMap<Vec<Cell>, usize, std::hash::BuildHasherDefault<runtime::fnv::Fnv1a64>>;
+
+fn index_images(images: &[Image]) -> ImageIndex {
     images
         .iter()
         .enumerate()
@@ -449,13 +453,21 @@ impl Puzzle {
     /// Where `g` sends image `i`.
     pub fn map_image(&self, g: &Symmetry, i: usize) -> Option<usize> {
         let image = &self.images[i];
-        let mut cells: Vec<Cell> = image
-            .cells
-            .iter()
-            .map(|&c| g.cell_map[c as usize])
-            .collect();
-        cells.sort_unstable();
-        self.find_image(g.shape_map[image.shape], &cells)
+        let shape = g.shape_map[image.shape];
+        let mapped = image.cells.iter().map(|&c| g.cell_map[c as usize]);
+        // Pieces of up to 16 cells (all the usual ones) are mapped without an allocation:
+        // this runs for every image under every symmetry.
+        let mut small = [0; 16];
+        if image.cells.len() <= small.len() {
+            let cells = &mut small[..image.cells.len()];
+            cells.iter_mut().zip(mapped).for_each(|(to, c)| *to = c);
+            cells.sort_unstable();
+            self.find_image(shape, cells)
+        } else {
+            let mut cells: Vec<Cell> = mapped.collect();
+            cells.sort_unstable();
+            self.find_image(shape, &cells)
+        }
     }
 
     /// The pieces that can carry the symmetry breaking under `group`: uniquely shaped,

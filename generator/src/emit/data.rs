@@ -154,7 +154,7 @@ impl Data {
         module: &str,
         prefix: &str,
         what: &str,
-        images: &[usize],
+        images: &[u16],
         pad: usize,
     ) -> (TokenStream, TokenStream) {
         let [masks, numbers, shapes] =

@@ -122,7 +122,7 @@ pub fn offset(from: crate::geometry::Coord, to: crate::geometry::Coord) -> Strin
 /// per neighbour state.
 pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FStageItems {
     // Every set's images one after another, cell by cell and state by state.
-    let mut list: Vec<usize> = Vec::new();
+    let mut list: Vec<u16> = Vec::new();
     let mut ranges: Vec<Vec<(usize, usize)>> = Vec::with_capacity(plans.len());
     for plan in plans {
         ranges.push(
@@ -130,7 +130,7 @@ pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FSta
                 .iter()
                 .map(|lists| {
                     let start = list.len();
-                    list.extend(lists.iter().flat_map(|l| l.images.iter().copied()));
+                    list.extend(lists.iter().flat_map(|l| l.images.iter().map(|&i| i as u16)));
                     (start, list.len())
                 })
                 .collect(),
