@@ -77,12 +77,10 @@ pub fn solver(ir: &Ir) -> Box<dyn Search> {
         Word::U64 => Box::new(Solver::with_tables(tables_64(ir))),
         Word::U128 => Box::new(Solver::with_tables(tables_128(ir))),
         Word::Wide(4) => Box::new(Solver::with_tables(Shared(build::<Wide<4>, Tables128>(
-            ir,
-            tables_128,
+            ir, tables_128,
         )))),
         Word::Wide(8) => Box::new(Solver::with_tables(Shared(build::<Wide<8>, Tables128>(
-            ir,
-            tables_128,
+            ir, tables_128,
         )))),
         Word::Wide(limbs) => unreachable!("the run-time engine has no {limbs}-limb word"),
     }
@@ -164,9 +162,7 @@ fn build<W: runtime::fila::Word, Tail: Tables>(
 ) -> &'static PuzzleTables<W, runtime::fila::L63, Tail> {
     let masks: Vec<W> = ir.masks.iter().map(|&m| word(m)).collect();
     let f_stage = match &ir.f_stage {
-        lower::FStage::Table(ft) => {
-            FStage::Table(set_table(ir, &masks, layout::f_table(ir, ft)))
-        }
+        lower::FStage::Table(ft) => FStage::Table(set_table(ir, &masks, layout::f_table(ir, ft))),
         lower::FStage::Cells(_) => unreachable!("the run-time engine lowers to flat tables"),
     };
     let shifts = ir.shifts.as_ref().map(|shifts| {

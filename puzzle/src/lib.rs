@@ -1,11 +1,11 @@
 //! The fila puzzle library: the reader of polycube's definition format, the model of a
-//! puzzle (cells, shapes, images, symmetry), its runtime description, the IR a generated
-//! solver is lowered to, and the generic dancing-links engine, which is the oracle every
-//! generated solver is checked against.
+//! puzzle (cells, shapes, images, symmetry), its runtime description, the IR a FILA
+//! solver is lowered to and its tables' layout, the run-time FILA engine (`fila`), and the
+//! dancing-links engine, which is the oracle every FILA solver is checked against.
 //!
-//! The pipeline is `parse` → `model` → `info` (for the runtime) and `lower` (for the code
-//! emitter, which lives in the `generator` crate so that the `fila` executable does not
-//! link it). Nothing here does I/O.
+//! The pipeline is `parse` → `model` → `info` (for the runtime) and `lower` → `layout`
+//! (for the code emitter, which lives in the `generator` crate so that the `fila`
+//! executable does not link it, and for the run-time engine). Nothing here does I/O.
 
 pub mod diag;
 pub mod dlx;

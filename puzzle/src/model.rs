@@ -139,8 +139,7 @@ pub struct FirstEntry {
 
 /// Look-up from each image's cells to its number.
 /// The images by their cells (in ascending order).
-type ImageIndex =
-    HashMap<Vec<Cell>, usize, std::hash::BuildHasherDefault<runtime::fnv::Fnv1a64>>;
+type ImageIndex = HashMap<Vec<Cell>, usize, std::hash::BuildHasherDefault<runtime::fnv::Fnv1a64>>;
 
 fn index_images(images: &[Image]) -> ImageIndex {
     images

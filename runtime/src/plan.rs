@@ -88,22 +88,23 @@ impl<'a> Plan<'a> {
             None => {}
         }
         let pieces = info.pieces_to_place();
-        let f_from =
-            match (info.order, options.f_from) {
-                (None, None) => 0,
-                (None, Some(_)) => return Err(UsageError(
+        let f_from = match (info.order, options.f_from) {
+            (None, None) => 0,
+            (None, Some(_)) => {
+                return Err(UsageError(
                     "--f-from applies to the FILA solvers; dancing links chooses its own order"
                         .to_string(),
-                )),
-                (Some(order), None) => order.f_from.min(pieces),
-                (Some(order), Some(n)) if n < pieces && !order.e_stage => {
-                    return Err(UsageError(format!(
+                ))
+            }
+            (Some(order), None) => order.f_from.min(pieces),
+            (Some(order), Some(n)) if n < pieces && !order.e_stage => {
+                return Err(UsageError(format!(
                     "--f-from {n}: this solver was generated without the E stage, so it uses F \
                      throughout (cargo xtask gen --f-from {n}, or --e-stage)"
                 )))
-                }
-                (Some(_), Some(n)) => n.min(pieces),
-            };
+            }
+            (Some(_), Some(n)) => n.min(pieces),
+        };
         Ok(Plan {
             symmetry_name: &symmetry.name,
             group: &symmetry.group,

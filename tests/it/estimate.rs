@@ -81,9 +81,17 @@ fn an_estimate_over_every_subtree_is_exact() {
 fn a_sampled_estimate_comes_close() {
     for (exe, args, bound) in [
         (executable("pentomino_10x6"), vec![], 0.20),
+        // Dancing links' search: the FILA engine's tree of this puzzle has a few subtrees
+        // far larger than the rest, and its estimates swing with the sample (32 subtrees
+        // +31 %, 64 +85 %, 128 -2 %, 256 +27 %).
         (
             std::path::PathBuf::from(fila()),
-            vec!["solve", "tests/puzzles/pentomino_8x8_centre.txt"],
+            vec![
+                "solve",
+                "--engine",
+                "dlx",
+                "tests/puzzles/pentomino_8x8_centre.txt",
+            ],
             0.20,
         ),
     ] {
@@ -182,7 +190,17 @@ fn the_switch_needs_a_generated_solver_with_the_e_stage() {
     let o = run(&executable("pentomino_10x6"), &["--f-from", "3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("without the E stage"), "{}", stderr(&o));
-    let o = run_fila(&["solve", "--f-from", "3", "puzzles/soma.txt"], None);
+    let o = run_fila(
+        &[
+            "solve",
+            "--engine",
+            "dlx",
+            "--f-from",
+            "3",
+            "puzzles/soma.txt",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("--f-from applies to the FILA solvers"),

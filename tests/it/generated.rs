@@ -1,8 +1,10 @@
 //! Tests of the generator and of the solvers it writes: the checked-in files are fresh,
 //! generation is deterministic and a fixed point of prettyplease, every generated
-//! executable agrees with the dancing-links oracle and the published counts, random small
-//! puzzles built into a crate that depends on the runtime alone agree with the oracle,
-//! and the trybuild UI cases (a solver that compiles, a broken puzzle that does not).
+//! executable and the run-time FILA engine agree with the dancing-links oracle and the
+//! published counts on every puzzle file, random small puzzles built into a crate that
+//! depends on the runtime alone agree with the oracle (and so does the run-time engine on
+//! them), and the trybuild UI cases (a solver that compiles, a broken puzzle that does
+//! not).
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -120,7 +122,8 @@ impl Outcome {
             .unwrap()
     }
 
-    /// Where `self` (a generated solver's run) differs from `oracle`, in words.
+    /// Where `self` (a run of a FILA solver) differs from `oracle` (the reference), in
+    /// words.
     fn differences(&self, oracle: &Outcome) -> Vec<String> {
         let mut out = Vec::new();
         let keys: std::collections::BTreeSet<&String> =
@@ -128,7 +131,7 @@ impl Outcome {
         for k in keys {
             let (a, b) = (self.keys.get(k), oracle.keys.get(k));
             if a != b {
-                out.push(format!("{k}: generated {a:?}, oracle {b:?}"));
+                out.push(format!("{k}: {a:?} here, {b:?} in the reference"));
             }
         }
         if self.solutions != oracle.solutions {
@@ -153,7 +156,7 @@ impl Outcome {
                         .find(|s| self.solutions.binary_search(s).is_err())
                 });
             out.push(format!(
-                "listings differ: {} solutions listed by the generated solver, {} by the oracle; \
+                "listings differ: {} solutions listed here, {} by the reference; \
                  {only_here} only in the first, {only_there} only in the second; for example\n{}",
                 self.solutions.len(),
                 oracle.solutions.len(),
@@ -184,9 +187,14 @@ fn solution_blocks(text: &str) -> Vec<String> {
     blocks
 }
 
-/// The runtime description of the one puzzle in `text`, as `generate` builds it with
-/// `redundancy` (the piece a generated solver constrains, or the automatic choice).
-fn puzzle_info(label: &str, text: &str, config: &generator::Config) -> runtime::PuzzleInfo {
+/// The model and the runtime description of the one puzzle in `text`, as `generate`
+/// builds them with `redundancy` (the piece a generated solver constrains, or the
+/// automatic choice).
+fn prepared(
+    label: &str,
+    text: &str,
+    config: &generator::Config,
+) -> (generator::model::Puzzle, runtime::PuzzleInfo) {
     let mut puzzles = generator::load(label, text)
         .unwrap_or_else(|d| panic!("{label} does not load:\n{}", generator::diag::render(&d)));
     // A solver generated with -V searches the filtered images: so does its oracle, as
@@ -198,7 +206,48 @@ fn puzzle_info(label: &str, text: &str, config: &generator::Config) -> runtime::
         generator::info::puzzle_info(&puzzles[0], &config.redundancy, "dancing-links oracle")
             .unwrap_or_else(|e| panic!("{label}: {}", e.0));
     info.pruning = config.pruning;
-    info
+    (puzzles.remove(0), info)
+}
+
+/// The runtime description of the one puzzle in `text` (see [`prepared`]).
+fn puzzle_info(label: &str, text: &str, config: &generator::Config) -> runtime::PuzzleInfo {
+    prepared(label, text, config).1
+}
+
+/// Runs the run-time FILA engine (`fila solve`'s) in-process on `puzzle`, described by
+/// `info`, with the options of `mode`, switching from E to F at `f_from` pieces left
+/// (F throughout when `None`).
+fn run_time(
+    puzzle: &generator::model::Puzzle,
+    info: &runtime::PuzzleInfo,
+    mode: Mode,
+    f_from: Option<usize>,
+) -> Outcome {
+    Outcome::of(&run_time_text(puzzle, info, mode, f_from))
+}
+
+/// What [`run_time`] prints.
+fn run_time_text(
+    puzzle: &generator::model::Puzzle,
+    info: &runtime::PuzzleInfo,
+    mode: Mode,
+    f_from: Option<usize>,
+) -> String {
+    let pieces = puzzle.mobile_pieces();
+    let ir = puzzle::fila::lower(puzzle, pieces, true)
+        .unwrap_or_else(|e| panic!("{}: the run-time engine refuses it: {}", info.name, e.0));
+    let mut info = info.clone();
+    info.order = Some(runtime::Order {
+        f_from: pieces,
+        e_stage: true,
+    });
+    let mut search = puzzle::fila::solver(&ir);
+    let mut options = mode.options();
+    options.f_from = f_from;
+    let mut out: Vec<u8> = Vec::new();
+    runtime::run(&info, search.as_mut(), &options, &mut out)
+        .unwrap_or_else(|e| panic!("the run-time engine refuses {mode:?}: {}", e.0));
+    String::from_utf8(out).unwrap()
 }
 
 /// Runs the dancing-links oracle in-process with the options of `mode`.
@@ -471,7 +520,7 @@ fn check_executable(name: &str, oracle_unfiltered: bool) {
     // The executable was generated with the options its stamp records (`-r PIECE`, say):
     // the oracle constrains the same piece.
     let config = xtask::recorded_config(root(), &path);
-    let info = puzzle_info(&format!("puzzles/{name}.txt"), &read(&path), &config);
+    let (puzzle, info) = prepared(&format!("puzzles/{name}.txt"), &read(&path), &config);
     let exe = executable(name);
     let mut problems = Vec::new();
     for mirror in [false, true] {
@@ -487,6 +536,35 @@ fn check_executable(name: &str, oracle_unfiltered: bool) {
             let args = mode.args();
             let text = run_executable(&exe, &args, &[], Duration::from_secs(600));
             let here = Outcome::of(&text);
+            // The run-time engine at the generated solver's switch: the same solutions, and
+            // the same search (the same placements at every level; with 64-bit words the
+            // same F tables, so the same attempts too).
+            let f_from = config.f_from;
+            let run_time_text = run_time_text(&puzzle, &info, mode, f_from);
+            for d in Outcome::of(&run_time_text).differences(&here) {
+                problems.push(format!(
+                    "{name} {args:?} --f-from {f_from:?}: the run-time engine (here) and the executable: {d}"
+                ));
+            }
+            let same = |k: &str| {
+                k.starts_with("FITS") || (k.starts_with("ATTEMPTS") && info.cells() <= 64)
+            };
+            let statistics = |text: &str| -> Vec<String> {
+                report(text)
+                    .entries()
+                    .iter()
+                    .filter(|e| same(&e.key))
+                    .map(|e| format!("{}={}", e.key, e.value))
+                    .collect()
+            };
+            let (a, b) = (statistics(&run_time_text), statistics(&text));
+            if a.is_empty() || a != b {
+                problems.push(format!(
+                    "{name} {args:?}: the run-time engine and the executable search differently:\n{}\n---\n{}",
+                    a.join(" "),
+                    b.join(" ")
+                ));
+            }
             if redundancy == "#" || oracle_unfiltered {
                 let there = oracle(&info, mode);
                 for d in here.differences(&there) {
@@ -525,6 +603,55 @@ fn executables_agree_with_the_oracle_and_published_counts() {
         }
         check_executable(name, !MEDIUM.contains(&name));
     }
+}
+
+/// Every puzzle of every definition file in `puzzles/` and `tests/puzzles/` (files
+/// with several puzzles too), under the automatic filter and without it, up to
+/// rotations and up to reflections: the run-time FILA engine (with the E stage above 3
+/// pieces left, and F throughout) lists the same solutions and counts as the oracle. (The
+/// slow ones are in [`executables_agree_slow`].)
+#[test]
+fn the_run_time_engine_agrees_with_the_oracle_on_every_puzzle_file() {
+    let mut files = txt_files("puzzles");
+    files.extend(txt_files("tests/puzzles"));
+    let mut problems = Vec::new();
+    let mut runs = 0;
+    for path in files {
+        let name = stem(&path);
+        if PUBLISHED_ONLY.iter().any(|p| p.0 == name) || SLOW.contains(&name) {
+            continue;
+        }
+        let label = path.display().to_string();
+        let text = read(&path);
+        let puzzles = generator::load(&label, &text)
+            .unwrap_or_else(|d| panic!("{label}:\n{}", generator::diag::render(&d)));
+        for puzzle in &puzzles {
+            let info = generator::info::puzzle_info(
+                puzzle,
+                &generator::model::Redundancy::Auto,
+                "dancing-links oracle",
+            )
+            .unwrap_or_else(|e| panic!("{label}: {}", e.0));
+            for mode in QUIET_MODES {
+                if mode.mirror && info.mirror.is_err() {
+                    continue;
+                }
+                let there = oracle(&info, mode);
+                for f_from in [None, Some(3)] {
+                    runs += 1;
+                    for d in run_time(puzzle, &info, mode, f_from).differences(&there) {
+                        problems.push(format!(
+                            "{label} ({}) {:?} --f-from {f_from:?}: {d}",
+                            puzzle.name,
+                            mode.args()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs > 50, "{runs} runs");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The slow puzzles: the Tetris Cube's executable takes about 49 s without the filter and
@@ -1032,7 +1159,7 @@ fn random_puzzles_agree_with_the_oracle() {
     let start = Instant::now();
     let (mut runs, mut solutions) = (0, 0);
     for (k, WordCase { label, text, .. }) in cases.iter().enumerate() {
-        let info = puzzle_info(label, text, &config);
+        let (puzzle, info) = prepared(label, text, &config);
         let mut modes = QUIET_MODES.to_vec();
         modes.retain(|m| !m.mirror || info.mirror.is_ok());
         // Two listed runs compare every solution, not only the counts.
@@ -1048,6 +1175,14 @@ fn random_puzzles_agree_with_the_oracle() {
             let here = Outcome::of(&text);
             runs += 1;
             solutions += here.count("SOLUTIONS");
+            for d in run_time(&puzzle, &info, mode, None).differences(&there) {
+                problems.push(format!(
+                    "p{k} {:?} (fila solve {} {}): the run-time engine: {d}",
+                    mode.args(),
+                    mode.args().join(" "),
+                    src.join(format!("p{k}.txt")).display(),
+                ));
+            }
             for d in here.differences(&there) {
                 problems.push(format!(
                     "p{k} {:?} (FILA_PUZZLE={k} {} {}; fila solve {} {}): {d}",
@@ -1072,6 +1207,10 @@ fn random_puzzles_agree_with_the_oracle() {
                 runs += 1;
                 for d in here.differences(&there) {
                     problems.push(format!("p{k} {args:?} ({label}): {d}"));
+                }
+                let f_from = Some(f_from.parse().unwrap());
+                for d in run_time(&puzzle, &info, mode, f_from).differences(&there) {
+                    problems.push(format!("p{k} {args:?} ({label}): the run-time engine: {d}"));
                 }
             }
         }

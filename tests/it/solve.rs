@@ -327,3 +327,78 @@ C:name=d2:layout=0 0 0, 1 0 0
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "\n# --- SOLUTION 1 ---\n d1 d1 d2 d2\n");
 }
+
+/// `fila solve` runs the FILA engine by default and dancing links with `--engine dlx`:
+/// the same solutions, each engine named in `-i`, `--f-from` for the FILA engine only.
+#[test]
+fn both_engines_on_the_command_line() {
+    let fila = check("puzzles/soma.txt", &[], 480);
+    let dlx = check("puzzles/soma.txt", &["--engine", "dlx"], 480);
+    for key in ["UNIQUE", "IMAGES", "FIRST_IMAGES"] {
+        assert_eq!(number(&fila, key), number(&dlx, key), "{key}");
+    }
+    assert!(value_of(&fila, "ENGINE").starts_with("FILA engine"));
+    assert!(value_of(&dlx, "ENGINE").contains("dancing links"));
+    // The E heuristic throughout, and F throughout: the same count.
+    for f_from in ["0", "7"] {
+        let map = check("puzzles/soma.txt", &["--f-from", f_from], 480);
+        assert_eq!(value_of(&map, "F_FROM"), f_from);
+    }
+    let out = run_fila(
+        &[
+            "solve",
+            "-q",
+            "--engine",
+            "dlx",
+            "--f-from",
+            "2",
+            "puzzles/soma.txt",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--f-from applies to the FILA solvers"));
+    // The listings agree solution for solution (in the order each engine finds them).
+    let listing = |engine: &str| {
+        let out = run_fila(
+            &[
+                "solve",
+                "--engine",
+                engine,
+                "tests/puzzles/pentomino_20x3.txt",
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut blocks = parse_listing(&stdout(&out), [20, 3, 1]);
+        blocks.sort();
+        blocks
+    };
+    let (a, b) = (listing("fila"), listing("dlx"));
+    assert_eq!(a.len(), 2);
+    assert_eq!(a, b);
+}
+
+/// A puzzle beyond the FILA engine's limits (here 70 pieces; it places at most 63) goes to
+/// dancing links, which says why in `-i`; asked for by name, the FILA engine refuses it
+/// with exit status 2 and nothing solved.
+#[test]
+fn beyond_the_fila_engine_dancing_links_answers() {
+    let mut text = String::from("D:xDim=70:yDim=1:zDim=1\n");
+    for k in 0..70 {
+        text.push_str(&format!("C:name=m{k}:layout=0 0 0\n"));
+    }
+    text.push_str("~D\n");
+    let out = run_fila(&["solve", "-q", "-i"], Some(&text));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map = crate::common::report(&stdout(&out));
+    let engine = value_of(&map, "ENGINE");
+    assert!(
+        engine.contains("dancing links") && engine.contains("at most 63"),
+        "{engine}"
+    );
+    let out = run_fila(&["solve", "-q", "--engine", "fila"], Some(&text));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("--engine fila"), "{}", stderr(&out));
+}

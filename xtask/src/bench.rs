@@ -1,5 +1,7 @@
-//! `cargo xtask bench`: whole-process timings of the generated solvers beside the
-//! Fletcher and de Bruijn transliterations and the generic engine, run interleaved so
+//! `cargo xtask bench`: whole-process timings of the generated solvers beside the run-time
+//! FILA engine (`fila solve`: the same kernels over tables built at run time, so that the
+//! ratio generated / run-time is what code generation buys), dancing links (`fila solve
+//! --engine dlx`) and the Fletcher and de Bruijn transliterations, run interleaved so
 //! that machine noise falls on all of them alike, with medians and ratios.
 //!
 //! Every run's `SOLUTIONS=` is checked, so a fast wrong answer cannot pass as a result.
@@ -115,116 +117,84 @@ pub fn main(args: &[String]) -> ExitCode {
         expected: Some(expected),
         times: Vec::new(),
     };
-    let mut entries = vec![
-        entry(
-            "pentomino_10x6",
-            "generated",
-            bin.join("pentomino_10x6"),
-            &["-q", "-i", "--threads", "1"],
-            2339,
-        ),
-        entry(
-            "pentomino_10x6",
-            "fletcher",
-            bin.join("examples/fletcher"),
-            &[],
-            2339,
-        ),
-        entry(
-            "pentomino_10x6",
-            "debruijn",
-            bin.join("examples/debruijn"),
-            &[],
-            2339,
-        ),
-        entry(
-            "pentomino_10x6",
-            "generic",
-            bin.join("fila"),
-            &[
-                "solve",
-                "-q",
-                "-i",
-                "--threads",
-                "1",
-                "puzzles/pentomino_10x6.txt",
-            ],
-            2339,
-        ),
-        entry(
-            "soma",
-            "generated",
-            bin.join("soma"),
-            &["-q", "-i", "--threads", "1"],
-            480,
-        ),
-        entry(
-            "soma",
-            "generic",
-            bin.join("fila"),
-            &["solve", "-q", "-i", "--threads", "1", "puzzles/soma.txt"],
-            480,
-        ),
-        entry(
-            "one_sided_30x3",
-            "generated",
-            bin.join("one_sided_30x3"),
-            &["-q", "-i", "--threads", "1"],
-            46,
-        ),
-        entry(
-            "one_sided_30x3",
-            "generic",
-            bin.join("fila"),
-            &[
-                "solve",
-                "-q",
-                "-i",
-                "--threads",
-                "1",
-                "-r",
-                "X",
-                "puzzles/one_sided_30x3.txt",
-            ],
-            46,
-        ),
+    // Each puzzle: its generated solver, the run-time FILA engine with the same filter
+    // piece (`fila solve`), and dancing links (`fila solve --engine dlx`), the two
+    // transliterations beside them on 10x6. The Tetris Cube's dancing links (about two
+    // minutes a run) and the 18x5 are slow runs.
+    let puzzles: [(&str, Option<&str>, u64, bool); 5] = [
+        ("pentomino_10x6", None, 2339, false),
+        ("soma", None, 480, false),
+        ("one_sided_30x3", Some("X"), 46, false),
+        ("one_sided_18x5", Some("X"), 686628, true),
+        ("tetriscube", Some("L"), 9839, true),
     ];
-    if slow {
+    let mut entries = Vec::new();
+    for (puzzle, piece, solutions, long) in puzzles {
+        if long && !slow {
+            continue;
+        }
+        let file = format!("puzzles/{puzzle}.txt");
+        let mut solve = vec!["solve", "-q", "-i", "--threads", "1"];
+        if let Some(piece) = piece {
+            solve.extend(["-r", piece]);
+        }
+        let generated = ["-q", "-i", "--threads", "1"];
         entries.push(entry(
-            "one_sided_18x5",
+            puzzle,
             "generated",
-            bin.join("one_sided_18x5"),
-            &["-q", "-i", "--threads", "1"],
-            686628,
+            bin.join(puzzle),
+            &generated,
+            solutions,
         ));
+        if puzzle == "pentomino_10x6" {
+            let examples = bin.join("examples");
+            entries.push(entry(
+                puzzle,
+                "fletcher",
+                examples.join("fletcher"),
+                &[],
+                solutions,
+            ));
+            entries.push(entry(
+                puzzle,
+                "debruijn",
+                examples.join("debruijn"),
+                &[],
+                solutions,
+            ));
+        }
+        let run_time: Vec<&str> = solve.iter().copied().chain([file.as_str()]).collect();
         entries.push(entry(
-            "tetriscube",
-            "generated",
-            bin.join("tetriscube"),
-            &["-q", "-i", "--threads", "1"],
-            9839,
-        ));
-        entries.push(entry(
-            "tetriscube",
-            "generated, 2 threads",
-            bin.join("tetriscube"),
-            &["-q", "-i", "--threads", "2"],
-            9839,
-        ));
-        entries.push(entry(
-            "tetriscube",
-            "generic",
+            puzzle,
+            "run-time",
             bin.join("fila"),
-            &[
-                "solve",
-                "-q",
-                "-i",
-                "--threads",
-                "1",
-                "puzzles/tetriscube.txt",
-            ],
-            9839,
+            &run_time,
+            solutions,
         ));
+        // Dancing links on the 18x5 would take hours.
+        if puzzle != "one_sided_18x5" {
+            let dlx: Vec<&str> = solve
+                .iter()
+                .copied()
+                .chain(["--engine", "dlx", file.as_str()])
+                .collect();
+            entries.push(entry(
+                puzzle,
+                "dancing links",
+                bin.join("fila"),
+                &dlx,
+                solutions,
+            ));
+        }
+        if puzzle == "tetriscube" {
+            entries.push(entry(
+                puzzle,
+                "generated, 2 threads",
+                bin.join(puzzle),
+                &["-q", "-i", "--threads", "2"],
+                solutions,
+            ));
+        }
     }
     // The same generated solvers from another build (the commit before a change, built
     // in a second work tree), side by side with these.
@@ -278,28 +248,22 @@ pub fn main(args: &[String]) -> ExitCode {
         (Some(a), Some(b)) if !b.is_zero() => format!("{:.3}", a.as_secs_f64() / b.as_secs_f64()),
         _ => "-".to_string(),
     };
-    for (puzzle, other) in [
-        ("pentomino_10x6", "fletcher"),
-        ("pentomino_10x6", "debruijn"),
-        ("pentomino_10x6", "generic"),
-        ("soma", "generic"),
-        ("one_sided_30x3", "generic"),
-        ("tetriscube", "generic"),
-    ] {
-        if find(puzzle, other).is_some() {
-            table.push_str(&format!(
-                "| {puzzle}: generated / {other} | {} |\n",
-                ratio(find(puzzle, "generated"), find(puzzle, other))
-            ));
+    for (puzzle, ..) in puzzles {
+        for (a, b) in [
+            ("generated", "fletcher"),
+            ("generated", "debruijn"),
+            ("generated", "run-time"),
+            ("run-time", "dancing links"),
+        ] {
+            if find(puzzle, a).is_some() && find(puzzle, b).is_some() {
+                table.push_str(&format!(
+                    "| {puzzle}: {a} / {b} | {} |\n",
+                    ratio(find(puzzle, a), find(puzzle, b))
+                ));
+            }
         }
     }
-    for puzzle in [
-        "pentomino_10x6",
-        "soma",
-        "one_sided_30x3",
-        "one_sided_18x5",
-        "tetriscube",
-    ] {
+    for (puzzle, ..) in puzzles {
         if find(puzzle, "generated, baseline").is_some() {
             table.push_str(&format!(
                 "| {puzzle}: generated / baseline | {} |\n",

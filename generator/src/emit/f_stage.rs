@@ -130,7 +130,11 @@ pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FSta
                 .iter()
                 .map(|lists| {
                     let start = list.len();
-                    list.extend(lists.iter().flat_map(|l| l.images.iter().map(|&i| i as u16)));
+                    list.extend(
+                        lists
+                            .iter()
+                            .flat_map(|l| l.images.iter().map(|&i| i as u16)),
+                    );
                     (start, list.len())
                 })
                 .collect(),

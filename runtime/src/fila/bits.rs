@@ -312,7 +312,10 @@ mod tests {
         for k in 0..cells / 64 {
             assert_eq!((w >> (64 * k as u32)).low_u128() as u64, k as u64 + 1);
         }
-        assert_eq!(w.count_ones(), (1..=cells / 64).map(|v| v.count_ones()).sum());
+        assert_eq!(
+            w.count_ones(),
+            (1..=cells / 64).map(|v| v.count_ones()).sum()
+        );
         let b = <W::Block as Block<W>>::splat(w);
         assert_eq!(b.zero_lanes() & 1, 0);
         assert_eq!(
