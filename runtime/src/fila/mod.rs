@@ -19,6 +19,6 @@ pub use bits::{Block, Word};
 pub use level::*;
 pub use search::Solver;
 pub use tables::{
-    Constant, FStage, Fillable, Handover, Isolation, List, NoTail, Pruning, PuzzleTables, SetTable,
-    Shared, Shift, Span, Static, Tables,
+    Constant, FStage, Fillable, Handover, Isolation, List, NoTail, Pruning, PuzzleTables, Reach,
+    SetTable, Shared, Shift, Span, Static, Tables,
 };

@@ -224,7 +224,7 @@ impl<C> Default for Static<C> {
     }
 }
 
-impl<C: Constant> Tables for Static<C> {
+impl<C: Constant> Reach for Static<C> {
     type Word = C::Word;
     type Top = C::Top;
     type Tail = C::Tail;
@@ -233,43 +233,8 @@ impl<C: Constant> Tables for Static<C> {
         C::Top::LEFT
     }
     #[inline(always)]
-    fn copies(&self) -> &[u8] {
-        C::TABLES.copies
-    }
-    #[inline(always)]
-    fn one_per_shape(&self) -> bool {
-        C::TABLES.one_per_shape
-    }
-    #[inline(always)]
-    fn full(&self) -> C::Word {
-        C::TABLES.full
-    }
-    #[inline(always)]
-    fn shifts(&self) -> Option<&[Shift<C::Word>]> {
-        C::TABLES.shifts
-    }
-    #[inline(always)]
-    fn isolation(&self) -> Isolation {
-        C::TABLES.isolation
-    }
-    #[inline(always)]
-    fn f_span(&self, occ: C::Word) -> Span<'_, C::Word> {
-        match &C::TABLES.f_stage {
-            FStage::Table(table) => table.first_open(occ),
-            FStage::Cells(cells) => cells(occ),
-        }
-    }
-    #[inline(always)]
-    fn e_table(&self) -> Option<&SetTable<'_, C::Word>> {
-        C::TABLES.e_table
-    }
-    #[inline(always)]
-    fn pruning(&self) -> &Pruning<'_, C::Word> {
-        C::TABLES.pruning
-    }
-    #[inline(always)]
-    fn handover(&self) -> Option<&Handover<C::Word, C::Tail>> {
-        C::TABLES.handover.as_ref()
+    fn tables(&self) -> &'static PuzzleTables<C::Word, C::Top, C::Tail> {
+        C::TABLES
     }
 }
 
@@ -286,7 +251,7 @@ impl<W: Word, Tail: Tables> Clone for Shared<W, Tail> {
 
 impl<W: Word, Tail: Tables> Copy for Shared<W, Tail> {}
 
-impl<W: Word, Tail: Tables> Tables for Shared<W, Tail> {
+impl<W: Word, Tail: Tables> Reach for Shared<W, Tail> {
     type Word = W;
     type Top = L63;
     type Tail = Tail;
@@ -295,43 +260,69 @@ impl<W: Word, Tail: Tables> Tables for Shared<W, Tail> {
         self.0.pieces
     }
     #[inline(always)]
+    fn tables(&self) -> &'static PuzzleTables<W, L63, Tail> {
+        self.0
+    }
+}
+
+/// A handle on a [`PuzzleTables`]: a generated solver's ([`Static`], the address a
+/// constant) or the run-time engine's ([`Shared`], the address a value). Every handle is
+/// [`Tables`] through the one impl below.
+pub trait Reach: Copy + Send + Sync + 'static {
+    type Word: Word;
+    type Top: Level;
+    type Tail: Tables;
+    /// The pieces every solution places (a constant for a generated solver).
+    fn pieces(&self) -> usize;
+    fn tables(&self) -> &'static PuzzleTables<Self::Word, Self::Top, Self::Tail>;
+}
+
+impl<R: Reach> Tables for R {
+    type Word = R::Word;
+    type Top = R::Top;
+    type Tail = R::Tail;
+    #[inline(always)]
+    fn pieces(&self) -> usize {
+        Reach::pieces(self)
+    }
+    #[inline(always)]
     fn copies(&self) -> &[u8] {
-        self.0.copies
+        self.tables().copies
     }
     #[inline(always)]
     fn one_per_shape(&self) -> bool {
-        self.0.one_per_shape
+        self.tables().one_per_shape
     }
     #[inline(always)]
-    fn full(&self) -> W {
-        self.0.full
+    fn full(&self) -> R::Word {
+        self.tables().full
     }
     #[inline(always)]
-    fn shifts(&self) -> Option<&[Shift<W>]> {
-        self.0.shifts
+    fn shifts(&self) -> Option<&[Shift<R::Word>]> {
+        self.tables().shifts
     }
     #[inline(always)]
     fn isolation(&self) -> Isolation {
-        self.0.isolation
+        self.tables().isolation
     }
     #[inline(always)]
-    fn f_span(&self, occ: W) -> Span<'_, W> {
-        match &self.0.f_stage {
+    fn f_span(&self, occ: R::Word) -> Span<'_, R::Word> {
+        match &self.tables().f_stage {
             FStage::Table(table) => table.first_open(occ),
             FStage::Cells(cells) => cells(occ),
         }
     }
     #[inline(always)]
-    fn e_table(&self) -> Option<&SetTable<'_, W>> {
-        self.0.e_table
+    fn e_table(&self) -> Option<&SetTable<'_, R::Word>> {
+        self.tables().e_table
     }
     #[inline(always)]
-    fn pruning(&self) -> &Pruning<'_, W> {
-        self.0.pruning
+    fn pruning(&self) -> &Pruning<'_, R::Word> {
+        self.tables().pruning
     }
     #[inline(always)]
-    fn handover(&self) -> Option<&Handover<W, Tail>> {
-        self.0.handover.as_ref()
+    fn handover(&self) -> Option<&Handover<R::Word, R::Tail>> {
+        self.tables().handover.as_ref()
     }
 }
 
