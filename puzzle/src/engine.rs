@@ -6,6 +6,7 @@ use runtime::{Context, Pruning, PuzzleInfo, Search, Slot};
 
 use crate::dlx::{Dlx, Flow, Node};
 use crate::geometry::BoxGrid;
+use crate::lattice;
 
 /// The generic engine for one puzzle: one exact-cover row per image, numbered as the images.
 pub struct DlxSearch {
@@ -71,9 +72,9 @@ impl Search for DlxSearch {
 struct Backtracks {
     volume_above: Option<usize>,
     parity_above: Option<usize>,
-    /// Each open cell's face neighbours among the open cells.
+    /// Each open cell's neighbours among the open cells.
     neighbours: Vec<Vec<u16>>,
-    /// Each cell's colour on the checkerboard: black when x + y + z is even.
+    /// Each cell's colour in the lattice's parity colouring (the checkerboard on cubes).
     black: Vec<bool>,
     /// For each shape: its size, and the distinct colour balances (black cells minus
     /// white cells) of its images.
@@ -90,6 +91,7 @@ impl Backtracks {
     fn new(info: &PuzzleInfo) -> Backtracks {
         let cells = info.cells();
         let grid = BoxGrid::new(info.dims);
+        let geometry = lattice::geometry(info.lattice);
         let open = |g: usize| match info.grid.get(g) {
             Some(&Slot::Open(c)) if usize::from(c) < cells => Some(c),
             _ => None,
@@ -100,9 +102,11 @@ impl Backtracks {
             let Some(c) = open(g) else {
                 continue;
             };
-            let [x, y, z] = grid.coord(g);
-            black[usize::from(c)] = (x + y + z) % 2 == 0;
-            neighbours[usize::from(c)] = grid.face_neighbours([x, y, z]).filter_map(open).collect();
+            let coord = grid.coord(g);
+            black[usize::from(c)] = geometry.black(coord);
+            neighbours[usize::from(c)] = lattice::neighbours(geometry, coord)
+                .filter_map(|n| open(grid.index(n)?))
+                .collect();
         }
         let shapes = info.shape_pieces.len();
         let mut sizes = vec![0; shapes];

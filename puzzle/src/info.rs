@@ -95,6 +95,7 @@ pub fn puzzle_info(
     Ok(PuzzleInfo {
         name: puzzle.name.clone(),
         engine: engine.to_string(),
+        lattice: puzzle.lattice,
         dims: puzzle.dims,
         grid,
         piece_names: puzzle.pieces.iter().map(|p| p.name.clone()).collect(),

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod fila;
 pub mod geometry;
 pub mod info;
+pub mod lattice;
 pub mod layout;
 pub mod lower;
 pub mod model;

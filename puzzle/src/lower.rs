@@ -13,7 +13,7 @@
 //! neighbours that can still be open then (those after `c`), so no listed image meets
 //! an occupied neighbour.
 
-use crate::geometry::{offset, Coord, FACE_STEPS};
+use crate::geometry::{offset, Coord};
 use crate::model::Puzzle;
 pub use runtime::fila::Isolation;
 
@@ -38,10 +38,6 @@ impl Word {
         }
     }
 }
-
-/// The names of the face directions of [`FACE_STEPS`] (-x, -y, -z, +x, +y, +z, the
-/// order of the ILSI bits of the FILA article), used in comments.
-pub const DIRECTION_NAMES: [&str; 6] = ["-x", "-y", "-z", "+x", "+y", "+z"];
 
 /// A neighbour that can be open when its cell is the target.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,7 +271,7 @@ pub struct Unsupported(pub String);
 /// (the FILA article's best Tetris Cube setting), F throughout for flat ones, where
 /// Fletcher's order is hard to beat.
 pub fn default_f_from(puzzle: &Puzzle) -> usize {
-    if puzzle.dims.iter().filter(|&&d| d > 1).count() == 3 {
+    if !puzzle.geometry().planar() && puzzle.dims.iter().filter(|&&d| d > 1).count() == 3 {
         3
     } else {
         puzzle.mobile_pieces()
@@ -387,10 +383,14 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
 fn cell_plans(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> Vec<CellPlan> {
     let cells = puzzle.cells.len();
     let mut plans = Vec::with_capacity(cells);
+    let geometry = puzzle.geometry();
     for (c, &coord) in puzzle.cells.iter().enumerate() {
-        let open_neighbours: Vec<Neighbour> = FACE_STEPS
+        // In the order of the lattice's directions: on the cubic lattice -x, -y, -z, +x,
+        // +y, +z, the order of the ILSI bits of the FILA article.
+        let open_neighbours: Vec<Neighbour> = geometry
+            .steps(coord)
             .iter()
-            .zip(DIRECTION_NAMES)
+            .zip(geometry.direction_names())
             .filter_map(|(&d, name)| {
                 let n = puzzle.cell_of(offset(coord, d))?;
                 // Cells before the target are filled (POF): their state is known.
@@ -456,7 +456,7 @@ fn pruning_tables(puzzle: &Puzzle, masks: &[Mask], shifts: bool) -> PruningTable
         .cells
         .iter()
         .enumerate()
-        .filter(|(_, c)| (c[0] + c[1] + c[2]).rem_euclid(2) == 0)
+        .filter(|(_, &c)| puzzle.geometry().black(c))
         .fold(Mask::ZERO, |m, (k, _)| m | Mask::bit(k));
     let mut balances: Vec<Vec<i32>> = vec![Vec::new(); puzzle.shapes.len()];
     for (i, im) in puzzle.images.iter().enumerate() {
@@ -571,23 +571,32 @@ impl Ir {
     }
 }
 
+/// The neighbour relation as shifts of the cell numbers: for each direction and each kind
+/// of cell, the cells with a neighbour that way must all find it the same distance along
+/// (else `None`: the numbering is broken by stationary cells). Directions at the same
+/// distance share one shift; on the cubic lattice that is one shift per direction.
 fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
-    let mut shifts = Vec::new();
-    for &d in &FACE_STEPS {
-        let mut by = None;
-        let mut from = Mask::ZERO;
+    let geometry = puzzle.geometry();
+    let directions = geometry.direction_names().len();
+    let mut shifts: Vec<Shift> = Vec::new();
+    for d in 0..directions {
+        // The distance for each kind of cell (two at most: up and down triangles).
+        let mut by: [Option<i32>; 2] = [None; 2];
         for (c, &coord) in puzzle.cells.iter().enumerate() {
-            let Some(n) = puzzle.cell_of(offset(coord, d)) else {
+            let Some(n) = puzzle.cell_of(offset(coord, geometry.steps(coord)[d])) else {
                 continue;
             };
             let delta = n as i32 - c as i32;
-            if *by.get_or_insert(delta) != delta {
+            if *by[geometry.kind(coord).min(1)].get_or_insert(delta) != delta {
                 return None;
             }
-            from |= Mask::bit(c);
-        }
-        if let Some(by) = by {
-            shifts.push(Shift { by, from });
+            match shifts.iter_mut().find(|s| s.by == delta) {
+                Some(s) => s.from |= Mask::bit(c),
+                None => shifts.push(Shift {
+                    by: delta,
+                    from: Mask::bit(c),
+                }),
+            }
         }
     }
     Some(shifts)

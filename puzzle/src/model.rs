@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::diag::Diagnostic;
-use crate::geometry::{self, BoxGrid, Coord, Orthogonal};
+use crate::geometry::{self, BoxGrid, Coord};
+use crate::lattice::{self, Geometry, Lattice, Map};
 use crate::parse::PuzzleDef;
 
 /// A cell number: the position of an open cell in fill order.
@@ -17,6 +18,7 @@ pub type Cell = u16;
 #[derive(Clone, Debug)]
 pub struct Puzzle {
     pub name: String,
+    pub lattice: Lattice,
     pub dims: [usize; 3],
     pub one_side: bool,
     /// The open cells (not covered by a stationary piece) in fill order; a cell's number
@@ -84,7 +86,8 @@ pub enum SymmetryMode {
 /// A symmetry of the box and its stationary pattern, acting on solutions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symmetry {
-    pub transform: Orthogonal,
+    /// The lattice map, followed by the translation that brings the box back onto itself.
+    pub transform: Map,
     /// Where each open cell goes.
     pub cell_map: Vec<Cell>,
     /// Which shape each shape becomes: itself, or its mirror image for maps that turn
@@ -172,22 +175,28 @@ impl Puzzle {
                 "the puzzle has no mobile pieces",
             )]);
         }
+        let geometry = lattice::geometry(def.lattice);
         let grid = BoxGrid::new(dims);
         let stationary_at = stationary_cells(def, &grid, file)?;
-        let cells = fill_order(&grid, &stationary_at);
+        let cells: Vec<Coord> = geometry
+            .fill_order(dims)
+            .into_iter()
+            .filter(|&c| grid.index(c).is_some_and(|g| stationary_at[g].is_none()))
+            .collect();
         let mut cell_at = vec![None; grid.volume()];
         for (i, &c) in cells.iter().enumerate() {
             if let Some(g) = grid.index(c) {
                 cell_at[g] = Some(i as Cell);
             }
         }
-        let (pieces, shapes) = pieces_and_shapes(def);
+        let (pieces, shapes) = pieces_and_shapes(def, geometry);
         let mirror_closed = unpaired_shape(&shapes).is_none();
-        let (images, shape_images) = place_shapes(&shapes, &grid, &cell_at);
+        let (images, shape_images) = place_shapes(&shapes, geometry.period(), &grid, &cell_at);
         let image_index = index_images(&images);
 
         Ok(Puzzle {
             name: name.to_string(),
+            lattice: def.lattice,
             dims,
             one_side: def.one_side,
             cells,
@@ -212,20 +221,25 @@ impl Puzzle {
         BoxGrid::new(self.dims)
     }
 
+    /// The puzzle's lattice: its neighbours and maps.
+    pub fn geometry(&self) -> &'static dyn Geometry {
+        lattice::geometry(self.lattice)
+    }
+
     /// The open cell at `c`, if `c` is in the box and open.
     pub fn cell_of(&self, c: Coord) -> Option<Cell> {
         self.cell_at[self.box_grid().index(c)?]
     }
 
-    /// Each open cell's face neighbours among the open cells, in the order of
-    /// [`geometry::FACE_STEPS`].
+    /// Each open cell's neighbours among the open cells, in the order of the lattice's
+    /// directions ([`Geometry::steps`]).
     pub fn neighbours(&self) -> Vec<Vec<Cell>> {
-        let grid = self.box_grid();
+        let geometry = self.geometry();
         self.cells
             .iter()
             .map(|&c| {
-                grid.face_neighbours(c)
-                    .filter_map(|g| self.cell_at[g])
+                lattice::neighbours(geometry, c)
+                    .filter_map(|n| self.cell_of(n))
                     .collect()
             })
             .collect()
@@ -360,6 +374,7 @@ impl Puzzle {
         let image_index = index_images(&images);
         let tail = Puzzle {
             name: self.name.clone(),
+            lattice: self.lattice,
             dims: self.dims,
             one_side: self.one_side,
             cells,
@@ -407,24 +422,32 @@ impl Puzzle {
             .map(|(s, sh)| sh.mirror.unwrap_or(s))
             .collect();
         let mut group: Vec<Symmetry> = Vec::new();
-        'maps: for t in Orthogonal::all() {
-            if (0..3).any(|i| self.dims[t.perm[i]] != self.dims[i]) {
+        let geometry = self.geometry();
+        let grid = self.box_grid();
+        let positions: Vec<Coord> = (0..grid.volume()).map(|g| grid.coord(g)).collect();
+        'maps: for candidate in geometry.box_maps(self.one_side) {
+            let mirrors = candidate.mirrors;
+            if mirrors && !allow_mirroring {
                 continue;
             }
-            let mirrors = if self.one_side {
-                if t.perm[2] != 2 {
-                    continue;
-                }
-                t.planar_det() < 0
-            } else {
-                t.det() < 0
-            };
-            if mirrors && !allow_mirroring {
+            let t = candidate.map;
+            // The map takes the box onto itself when, moved back by a translation, the
+            // image of every position is in the box (a bijection onto as many positions).
+            let moved: Vec<Coord> = positions
+                .iter()
+                .map(|&c| geometry.transform(&t, c))
+                .collect();
+            let shift = lattice::normalizing_shift(geometry, &moved);
+            if !moved
+                .iter()
+                .all(|&c| grid.contains(geometry::offset(c, shift)))
+            {
                 continue;
             }
             let mut cell_map = Vec::with_capacity(self.cells.len());
             for &c in &self.cells {
-                match self.cell_of(t.apply_in_box(c, self.dims)) {
+                let to = geometry::offset(geometry.transform(&t, c), shift);
+                match self.cell_of(to) {
                     Some(d) => cell_map.push(d),
                     None => continue 'maps,
                 }
@@ -667,37 +690,10 @@ fn stationary_cells(
     Ok(stationary_at)
 }
 
-/// The open cells in fill order: the shortest side varies fastest (ties: x before y
-/// before z), as Fletcher scanned.
-fn fill_order(grid: &BoxGrid, stationary_at: &[Option<usize>]) -> Vec<Coord> {
-    let dims = grid.dims;
-    let mut axes = [0usize, 1, 2];
-    axes.sort_by_key(|&a| (dims[a], a));
-    let mut cells = Vec::new();
-    for outer in 0..dims[axes[2]] {
-        for middle in 0..dims[axes[1]] {
-            for inner in 0..dims[axes[0]] {
-                let mut c = [0i32; 3];
-                c[axes[2]] = outer as i32;
-                c[axes[1]] = middle as i32;
-                c[axes[0]] = inner as i32;
-                if grid.index(c).is_some_and(|g| stationary_at[g].is_none()) {
-                    cells.push(c);
-                }
-            }
-        }
-    }
-    cells
-}
-
 /// The pieces, and their distinct shapes up to the rotations the puzzle allows, each with
 /// its orientations and its mirror image among the shapes.
-fn pieces_and_shapes(def: &PuzzleDef) -> (Vec<Piece>, Vec<Shape>) {
-    let maps = if def.one_side {
-        Orthogonal::z_rotations()
-    } else {
-        Orthogonal::rotations()
-    };
+fn pieces_and_shapes(def: &PuzzleDef, geometry: &dyn Geometry) -> (Vec<Piece>, Vec<Shape>) {
+    let maps = geometry.turns(def.one_side);
     let mut pieces = Vec::new();
     let mut shapes: Vec<Shape> = Vec::new();
     let mut canon: Vec<Vec<Coord>> = Vec::new();
@@ -705,7 +701,7 @@ fn pieces_and_shapes(def: &PuzzleDef) -> (Vec<Piece>, Vec<Shape>) {
         let shape = if piece.stationary {
             None
         } else {
-            let c = geometry::canonical(&piece.cells, &maps);
+            let c = lattice::canonical(geometry, &piece.cells, &maps);
             let s = match canon.iter().position(|k| *k == c) {
                 Some(s) => s,
                 None => {
@@ -713,7 +709,7 @@ fn pieces_and_shapes(def: &PuzzleDef) -> (Vec<Piece>, Vec<Shape>) {
                     shapes.push(Shape {
                         pieces: Vec::new(),
                         size: piece.cells.len(),
-                        orientations: geometry::orientations(&piece.cells, &maps),
+                        orientations: lattice::orientations(geometry, &piece.cells, &maps),
                         mirror: None,
                     });
                     shapes.len() - 1
@@ -729,16 +725,22 @@ fn pieces_and_shapes(def: &PuzzleDef) -> (Vec<Piece>, Vec<Shape>) {
         });
     }
     for shape in shapes.iter_mut() {
-        let m = geometry::canonical(&geometry::mirror(&shape.orientations[0]), &maps);
+        let m = lattice::canonical(
+            geometry,
+            &lattice::mirror(geometry, &shape.orientations[0]),
+            &maps,
+        );
         shape.mirror = canon.iter().position(|k| *k == m);
     }
     (pieces, shapes)
 }
 
-/// Every image of every shape: each orientation at each translation that lies on open
-/// cells, its cells ascending; and the range of each shape's images.
+/// Every image of every shape: each orientation at each translation (by multiples of
+/// `period`) that lies on open cells, its cells ascending; and the range of each shape's
+/// images.
 fn place_shapes(
     shapes: &[Shape],
+    period: Coord,
     grid: &BoxGrid,
     cell_at: &[Option<Cell>],
 ) -> (Vec<Image>, Vec<std::ops::Range<usize>>) {
@@ -754,9 +756,10 @@ fn place_shapes(
                     extent[i] = extent[i].max(c[i]);
                 }
             }
-            for tz in 0..(dims[2] as i32 - extent[2]).max(0) {
-                for ty in 0..(dims[1] as i32 - extent[1]).max(0) {
-                    for tx in 0..(dims[0] as i32 - extent[0]).max(0) {
+            let [px, py, pz] = period.map(|p| p as usize);
+            for tz in (0..(dims[2] as i32 - extent[2]).max(0)).step_by(pz) {
+                for ty in (0..(dims[1] as i32 - extent[1]).max(0)).step_by(py) {
+                    for tx in (0..(dims[0] as i32 - extent[0]).max(0)).step_by(px) {
                         let placed: Option<Vec<Cell>> = orientation
                             .iter()
                             .map(|&c| {

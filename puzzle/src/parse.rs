@@ -7,6 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostic;
+use crate::lattice::{self, Lattice};
 
 /// The largest box the tool accepts, in cells; cell numbers are `u16` everywhere.
 pub const MAX_CELLS: usize = 65_535;
@@ -16,6 +17,8 @@ pub const MAX_CELLS: usize = 65_535;
 pub struct PuzzleDef {
     /// Line of the `D` directive.
     pub line: usize,
+    /// The lattice (`lattice=`, cubic when not given).
+    pub lattice: Lattice,
     /// `xDim`, `yDim`, `zDim`.
     pub dims: [usize; 3],
     pub one_side: bool,
@@ -223,6 +226,7 @@ struct OpenPuzzle {
     col: usize,
     /// `None` when the `D` line had an error: the checks that need the box are then skipped.
     dims: Option<[usize; 3]>,
+    lattice: Lattice,
     one_side: bool,
     pieces: Vec<PieceDef>,
     /// The line where each name was defined (also names whose piece was dropped for an error).
@@ -248,13 +252,19 @@ impl OpenPuzzle {
             );
             return;
         }
-        if self.one_side {
+        let planar = lattice::geometry(self.lattice).planar();
+        if self.one_side || planar {
             if let Some(c) = piece.cells.iter().find(|c| c.cell[2] != 0) {
+                let why = if planar {
+                    format!("the {} lattice is a plane", self.lattice.name())
+                } else {
+                    "a oneSide puzzle is flat".to_string()
+                };
                 diags.error(
                     c.line,
                     c.col,
                     format!(
-                        "piece '{}' cell {} has z = {}, but a oneSide puzzle is flat (z must be 0)",
+                        "piece '{}' cell {} has z = {}, but {why} (z must be 0)",
                         piece.name,
                         show(c.cell),
                         c.cell[2]
@@ -481,7 +491,7 @@ impl<'f> Parser<'f> {
         (good, mentioned)
     }
 
-    /// `D:xDim=..:yDim=..:zDim=..[:oneSide[=1|0|true|false]]`
+    /// `D:xDim=..:yDim=..:zDim=..[:oneSide[=1|0|true|false]][:lattice=NAME]`
     fn begin_puzzle(&mut self, directive: &Directive<'_>) {
         let line = directive.line;
         if let Some(open) = self.open.take() {
@@ -500,10 +510,30 @@ impl<'f> Parser<'f> {
         const AXES: [&str; 3] = ["xDim", "yDim", "zDim"];
         let mut dims: [Option<u64>; 3] = [None; 3];
         let mut one_side = None;
-        let (fields, mentioned) = self.fields(directive, &["xDim", "yDim", "zDim", "oneSide"]);
+        let mut lattice = Lattice::Cubic;
+        let (fields, mentioned) =
+            self.fields(directive, &["xDim", "yDim", "zDim", "oneSide", "lattice"]);
         for field in fields {
             let col = line.col(field.tag);
-            if field.tag.text == "oneSide" {
+            if field.tag.text == "lattice" {
+                match field.value.map(|v| (v.text, line.col(v))) {
+                    None => self.diags.error(line.no, col, "lattice needs a value"),
+                    Some((name, value_col)) => match Lattice::from_name(name) {
+                        Some(l) => lattice = l,
+                        None => {
+                            let known: Vec<&str> = Lattice::ALL.iter().map(|l| l.name()).collect();
+                            self.diags.error(
+                                line.no,
+                                value_col,
+                                format!(
+                                    "unknown lattice '{name}' (known: {}, and square for cubic)",
+                                    known.join(", ")
+                                ),
+                            );
+                        }
+                    },
+                }
+            } else if field.tag.text == "oneSide" {
                 let value = match field.value.map(|v| (v.text, line.col(v))) {
                     None | Some(("1" | "true", _)) => true,
                     Some(("0" | "false", _)) => false,
@@ -549,6 +579,17 @@ impl<'f> Parser<'f> {
                 ),
             }
         }
+        if let Some(z) = dims[2].filter(|&z| z != 1 && lattice::geometry(lattice).planar()) {
+            self.diags.error(
+                line.no,
+                directive.col(),
+                format!(
+                    "the {} lattice is a plane: it needs zDim=1, not zDim={z}",
+                    lattice.name()
+                ),
+            );
+            box_dims = None;
+        }
         if let (Some((true, col)), Some(z)) = (one_side, dims[2]) {
             if z != 1 {
                 self.diags
@@ -561,6 +602,7 @@ impl<'f> Parser<'f> {
             line: line.no,
             col: directive.col(),
             dims: box_dims,
+            lattice,
             one_side: one_side.is_some_and(|(value, _)| value),
             pieces: Vec::new(),
             names: HashMap::new(),
@@ -926,6 +968,7 @@ impl<'f> Parser<'f> {
         }
         self.puzzles.push(PuzzleDef {
             line: open.line,
+            lattice: open.lattice,
             dims,
             one_side: open.one_side,
             pieces: open.pieces,

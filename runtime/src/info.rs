@@ -2,6 +2,54 @@
 //! the symmetry tables. Generated solvers build it from constant tables; the generic
 //! engine builds it from the model.
 
+/// The lattice a puzzle lives on: what its cells are and how a solution is drawn in text.
+/// The geometry (neighbours, symmetries) is the model's (`puzzle::lattice`); the runtime
+/// needs only the name and the drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lattice {
+    /// Cubes (and squares: a box one cell deep), polycube's own lattice.
+    Cubic,
+    /// Hexagons in axial coordinates: the neighbours of `(x, y)` are `(x±1, y)`,
+    /// `(x, y±1)`, `(x+1, y-1)` and `(x-1, y+1)`.
+    Hexagonal,
+    /// Triangles in rows: `(x, y)` points up when x is even and down when it is odd; its
+    /// neighbours are `(x±1, y)` and `(x+1, y-1)` (up) or `(x-1, y+1)` (down).
+    Triangular,
+}
+
+impl Lattice {
+    /// Every lattice, in the order of the documentation.
+    pub const ALL: [Lattice; 3] = [Lattice::Cubic, Lattice::Hexagonal, Lattice::Triangular];
+
+    /// The name of the `lattice=` key and of `-i`'s `LATTICE=`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lattice::Cubic => "cubic",
+            Lattice::Hexagonal => "hexagonal",
+            Lattice::Triangular => "triangular",
+        }
+    }
+
+    /// The lattice named `name` (also `square` for the cubic lattice).
+    pub fn from_name(name: &str) -> Option<Lattice> {
+        match name {
+            "square" => Some(Lattice::Cubic),
+            _ => Self::ALL.into_iter().find(|l| l.name() == name),
+        }
+    }
+
+    /// How far each row is drawn to the right of the row below it, in half cells: the
+    /// hexagons of a row sit over the gaps of the row below, the triangles of a row one
+    /// triangle to the right (an up triangle stands on the down one below it).
+    pub fn row_stagger(self) -> usize {
+        match self {
+            Lattice::Cubic => 0,
+            Lattice::Hexagonal => 1,
+            Lattice::Triangular => 2,
+        }
+    }
+}
+
 /// What occupies one position of the box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
@@ -95,6 +143,7 @@ pub struct PuzzleInfo {
     pub name: String,
     /// Which solver this is, for `-i`.
     pub engine: String,
+    pub lattice: Lattice,
     pub dims: [usize; 3],
     /// One slot per position `x + X*(y + Y*z)`.
     pub grid: Vec<Slot>,
@@ -190,6 +239,7 @@ pub(crate) mod testing {
         PuzzleInfo {
             name: "example".to_string(),
             engine: "test".to_string(),
+            lattice: Lattice::Cubic,
             dims: [3, 1, 1],
             grid: vec![open(0), open(1), open(2)],
             piece_names: vec!["A".to_string(), "B".to_string()],
@@ -223,6 +273,7 @@ pub(crate) mod testing {
 /// generated file), from which [`StaticInfo::to_info`] builds the [`PuzzleInfo`].
 pub struct StaticInfo {
     pub name: &'static str,
+    pub lattice: Lattice,
     pub dims: [usize; 3],
     pub grid: &'static [Slot],
     pub piece_names: &'static [&'static str],
@@ -293,6 +344,7 @@ impl StaticInfo {
         PuzzleInfo {
             name: self.name.to_string(),
             engine: "generated FILA solver".to_string(),
+            lattice: self.lattice,
             dims: self.dims,
             grid: self.grid.to_vec(),
             piece_names: self.piece_names.iter().map(|n| n.to_string()).collect(),

@@ -47,7 +47,8 @@ pub mod word;
 
 pub use driver::run;
 pub use info::{
-    Element, FirstInfo, ImageInfo, MirrorRefusal, Order, Pruning, PuzzleInfo, Slot, SymmetryInfo,
+    Element, FirstInfo, ImageInfo, Lattice, MirrorRefusal, Order, Pruning, PuzzleInfo, Slot,
+    SymmetryInfo,
 };
 pub use options::{Options, RedundancyFilter, Shard};
 pub use plan::UsageError;

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use crate::info::{PuzzleInfo, Slot};
 
 /// Writes solution `n` (the images in `placed`) in polycube's brief layout: a blank line,
-/// `# --- SOLUTION n ---`, then one row per y from the top, z layers side by side.
+/// `# --- SOLUTION n ---`, then one row per y from the top, z layers side by side. On a
+/// lattice whose rows are staggered (hexagons), each row is drawn half a cell to the
+/// right of the row below it.
 pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut String) {
     let [xd, yd, zd] = info.dims;
     // Which piece covers each open cell: copies of a shape are named in definition order,
@@ -32,7 +34,11 @@ pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut Stri
         .unwrap_or(1)
         + 1;
     let _ = write!(out, "\n# --- SOLUTION {n} ---\n");
+    let stagger = info.lattice.row_stagger();
     for y in (0..yd).rev() {
+        // Half a cell is half the width of a name, rounded down: enough to show the offset.
+        let indent = y * stagger * width / 2;
+        let _ = write!(out, "{:indent$}", "");
         for z in 0..zd {
             if z > 0 {
                 out.push_str(", ");

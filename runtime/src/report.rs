@@ -83,6 +83,7 @@ fn header(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, comment: Option
     let [x, y, z] = info.dims;
     out.kv("PUZZLE", &info.name);
     out.kv("ENGINE", &info.engine);
+    out.kv("LATTICE", info.lattice.name());
     out.kv("BOX", format_args!("{x}x{y}x{z}"));
     out.kv("CELLS", info.cells());
     out.kv("PIECES", info.pieces_to_place());

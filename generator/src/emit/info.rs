@@ -84,6 +84,7 @@ pub fn info_static(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStr
     let mut tables = Vec::new();
     let name = &info.name;
     let [x, y, z] = info.dims;
+    let lattice = quote::format_ident!("{}", format!("{:?}", info.lattice));
     let grid = info.grid.iter().map(|s| match s {
         Slot::Open(c) => quote! { Open(#c) },
         Slot::Stationary(p) => quote! { Stationary(#p) },
@@ -147,6 +148,7 @@ pub fn info_static(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStr
             use ::runtime::Slot::{Open, Stationary};
             ::runtime::info::StaticInfo {
                 name: #name,
+                lattice: ::runtime::Lattice::#lattice,
                 dims: [#x, #y, #z],
                 grid: &[#(#grid),*],
                 piece_names: &[#(#piece_names),*],
