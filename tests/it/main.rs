@@ -7,6 +7,7 @@ mod errors;
 mod estimate;
 mod generated;
 mod lanes;
+mod lattices;
 mod orbits;
 mod parallel;
 mod pruning;

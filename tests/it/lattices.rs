@@ -1,0 +1,328 @@
+//! The hexagonal and triangular lattices, judged by a geometry of their own: each cell is
+//! its centre in the Euclidean plane, neighbours are the centres at the distance of a side,
+//! and the board's symmetries are the rigid motions (6 turns, 6 reflections about the
+//! board's centre) that take the set of centres onto itself. None of `puzzle::lattice`
+//! (axial maps, embeddings, periods) is used here.
+//!
+//! - Polyform Puzzler's counts, by both engines, and the full listing (`-r .`) whose
+//!   orbits under the independent group are the unique solutions;
+//! - random puzzles on each lattice (random boards cut into random pieces, copies,
+//!   stationary pieces, one-sided sets): both engines list the same solutions, and for free
+//!   pieces the orbits of the listing are the unique count.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::prelude::*;
+
+use crate::common::{number, parse_listing, report, run_fila, stderr, stdout, Draws, SplitMix64};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plane {
+    Hexagonal,
+    Triangular,
+}
+
+const SQRT3: f64 = 1.732_050_807_568_877_2;
+
+impl Plane {
+    fn name(self) -> &'static str {
+        match self {
+            Plane::Hexagonal => "hexagonal",
+            Plane::Triangular => "triangular",
+        }
+    }
+
+    /// The centre of cell `(x, y)` in the plane: hexagons of unit spacing in rows half a
+    /// hexagon apart; triangles of unit side, row y between heights y and y+1 (times
+    /// √3/2), pointing up at even x.
+    fn centre(self, x: i32, y: i32) -> (f64, f64) {
+        let h = SQRT3 / 2.0;
+        match self {
+            Plane::Hexagonal => (x as f64 + y as f64 / 2.0, y as f64 * h),
+            Plane::Triangular => {
+                let q = x.div_euclid(2) as f64;
+                let shift = y as f64 / 2.0;
+                if x.rem_euclid(2) == 0 {
+                    (q + shift + 0.5, (y as f64 + 1.0 / 3.0) * h)
+                } else {
+                    (q + shift + 1.0, (y as f64 + 2.0 / 3.0) * h)
+                }
+            }
+        }
+    }
+
+    /// The distance between the centres of two cells that share a side.
+    fn side(self) -> f64 {
+        match self {
+            Plane::Hexagonal => 1.0,
+            Plane::Triangular => 1.0 / SQRT3,
+        }
+    }
+}
+
+type Cell = (i32, i32);
+
+/// A board: its cells and their centres.
+struct Board {
+    plane: Plane,
+    cells: Vec<Cell>,
+}
+
+fn key((a, b): (f64, f64)) -> (i64, i64) {
+    ((a * 1000.0).round() as i64, (b * 1000.0).round() as i64)
+}
+
+impl Board {
+    fn new(plane: Plane, xd: i32, yd: i32) -> Board {
+        let cells = (0..yd).flat_map(|y| (0..xd).map(move |x| (x, y))).collect();
+        Board { plane, cells }
+    }
+
+    fn centre(&self, c: Cell) -> (f64, f64) {
+        self.plane.centre(c.0, c.1)
+    }
+
+    fn neighbours(&self, a: Cell, b: Cell) -> bool {
+        let ((x0, y0), (x1, y1)) = (self.centre(a), self.centre(b));
+        ((x1 - x0).hypot(y1 - y0) - self.plane.side()).abs() < 1e-6
+    }
+
+    /// The rigid motions of the plane that take the board onto itself and `fixed` (the
+    /// stationary cells) onto themselves, as maps of cells; `reflections` false keeps
+    /// the turns only.
+    fn group(&self, fixed: &BTreeSet<Cell>, reflections: bool) -> Vec<BTreeMap<Cell, Cell>> {
+        let n = self.cells.len() as f64;
+        let (cx, cy) = self
+            .cells
+            .iter()
+            .map(|&c| self.centre(c))
+            .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+        let at: BTreeMap<(i64, i64), Cell> = self
+            .cells
+            .iter()
+            .map(|&c| (key(self.centre(c)), c))
+            .collect();
+        let mut group = Vec::new();
+        for k in 0..6 {
+            for flip in [false, true] {
+                if flip && !reflections {
+                    continue;
+                }
+                let angle = k as f64 * std::f64::consts::PI / 3.0;
+                let (s, c) = angle.sin_cos();
+                let map: Option<BTreeMap<Cell, Cell>> = self
+                    .cells
+                    .iter()
+                    .map(|&cell| {
+                        let (mut x, y) = self.centre(cell);
+                        if flip {
+                            x = 2.0 * cx - x;
+                        }
+                        let (dx, dy) = (x - cx, y - cy);
+                        let to = (cx + c * dx - s * dy, cy + s * dx + c * dy);
+                        let target = *at.get(&key(to))?;
+                        (fixed.contains(&cell) == fixed.contains(&target)).then_some((cell, target))
+                    })
+                    .collect();
+                group.extend(map);
+            }
+        }
+        group
+    }
+}
+
+/// A solution as the set of its mobile pieces' cell sets: copies are not told apart.
+type Sol = BTreeSet<Vec<Cell>>;
+
+fn orbits(solutions: &[Sol], group: &[BTreeMap<Cell, Cell>]) -> usize {
+    let canonical = |s: &Sol| -> Sol {
+        group
+            .iter()
+            .map(|g| {
+                s.iter()
+                    .map(|piece| {
+                        let mut moved: Vec<Cell> = piece.iter().map(|c| g[c]).collect();
+                        moved.sort_unstable();
+                        moved
+                    })
+                    .collect::<Sol>()
+            })
+            .min()
+            .unwrap()
+    };
+    solutions
+        .iter()
+        .map(canonical)
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+/// `fila solve -i -r . ARGS` on `text`: the listed solutions (without the stationary
+/// pieces) and the `-i` counts.
+fn listing(
+    text: &str,
+    dims: [usize; 3],
+    stationary: &[String],
+    args: &[&str],
+) -> (Vec<Sol>, u64, u64) {
+    let mut all = vec!["solve", "-i", "-r", "."];
+    all.extend_from_slice(args);
+    let out = run_fila(&all, Some(text));
+    assert!(out.status.success(), "{args:?}: {}\n{text}", stderr(&out));
+    let text = stdout(&out);
+    let map = report(&text);
+    let sols = parse_listing(&text, dims)
+        .into_iter()
+        .map(|listed| {
+            listed
+                .into_iter()
+                .filter(|(name, _)| !stationary.contains(name))
+                .map(|(_, cells)| {
+                    let mut cells: Vec<Cell> = cells.iter().map(|c| (c[0], c[1])).collect();
+                    cells.sort_unstable();
+                    cells
+                })
+                .collect()
+        })
+        .collect();
+    (sols, number(&map, "SOLUTIONS"), number(&map, "UNIQUE"))
+}
+
+/// Polyform Puzzler's counts (its documentation: solutions distinct up to the board's
+/// symmetry), by both engines, under the filter; and the whole listing, whose orbits under
+/// the independent group are the unique solutions.
+#[test]
+fn published_counts_and_their_orbits() {
+    let cases: &[(&str, Plane, [usize; 3], u64)] = &[
+        ("tetrahexes_4x7", Plane::Hexagonal, [7, 4, 1], 9),
+        ("hexiamonds_4x9", Plane::Triangular, [18, 4, 1], 74),
+        ("hexiamonds_6x6", Plane::Triangular, [12, 6, 1], 156),
+        ("hexiamonds_3x12", Plane::Triangular, [24, 3, 1], 0),
+    ];
+    for &(name, plane, dims, published) in cases {
+        let file = format!("tests/puzzles/{name}.txt");
+        for engine in ["fila", "dlx"] {
+            let map = crate::common::check(&file, &["--engine", engine], published);
+            assert_eq!(number(&map, "UNIQUE"), published, "{name} {engine}");
+            assert_eq!(crate::common::value_of(&map, "LATTICE"), plane.name());
+        }
+        let text = std::fs::read_to_string(crate::common::root().join(&file)).unwrap();
+        let (sols, all, unique) = listing(&text, dims, &[], &["--engine", "fila"]);
+        assert_eq!((sols.len() as u64, unique), (all, published), "{name}");
+        assert_eq!(
+            sols.iter().collect::<BTreeSet<_>>().len(),
+            sols.len(),
+            "{name}: listed twice"
+        );
+        let board = Board::new(plane, dims[0] as i32, dims[1] as i32);
+        let group = board.group(&BTreeSet::new(), true);
+        assert_eq!(orbits(&sols, &group) as u64, published, "{name}: orbits");
+    }
+}
+
+/// A random puzzle on `plane`: a small board cut into random connected pieces, one of
+/// them stationary now and then; the pieces are written where they were cut (only their
+/// shapes matter), so the puzzle has a solution.
+fn random_puzzle(
+    plane: Plane,
+    rng: &mut SplitMix64,
+    one_side: bool,
+) -> (String, [usize; 3], Vec<String>) {
+    let (xd, yd) = match plane {
+        Plane::Hexagonal => (2 + rng.below(3) as i32, 2 + rng.below(3) as i32),
+        Plane::Triangular => (4 + rng.below(5) as i32, 2 + rng.below(2) as i32),
+    };
+    let board = Board::new(plane, xd, yd);
+    let mut free: BTreeSet<Cell> = board.cells.iter().copied().collect();
+    let mut pieces: Vec<Vec<Cell>> = Vec::new();
+    while !free.is_empty() {
+        let start = *free.iter().nth(rng.below(free.len())).unwrap();
+        let size = 2 + rng.below(4);
+        let mut piece = vec![start];
+        free.remove(&start);
+        while piece.len() < size {
+            let grow: Vec<Cell> = free
+                .iter()
+                .copied()
+                .filter(|&c| piece.iter().any(|&p| board.neighbours(p, c)))
+                .collect();
+            if grow.is_empty() {
+                break;
+            }
+            let c = *rng.pick(&grow);
+            free.remove(&c);
+            piece.push(c);
+        }
+        pieces.push(piece);
+    }
+    let stationary = pieces.len() > 2 && rng.chance(3);
+    let mut text = format!(
+        "D:lattice={}:xDim={xd}:yDim={yd}:zDim=1{}\n",
+        plane.name(),
+        if one_side { ":oneSide" } else { "" }
+    );
+    let mut names = Vec::new();
+    for (k, piece) in pieces.iter().enumerate() {
+        let name = format!("P{k}");
+        let kind = if stationary && k == 0 { "S" } else { "M" };
+        if kind == "S" {
+            names.push(name.clone());
+        }
+        let layout: Vec<String> = piece.iter().map(|(x, y)| format!("{x} {y} 0")).collect();
+        text.push_str(&format!(
+            "C:name={name}:type={kind}:layout={}\n",
+            layout.join(", ")
+        ));
+    }
+    text.push_str("~D\n");
+    (text, [xd as usize, yd as usize, 1], names)
+}
+
+fn check_random(plane: Plane, seed: u64, one_side: bool) {
+    let mut rng = SplitMix64::new(seed);
+    let (text, dims, stationary) = random_puzzle(plane, &mut rng, one_side);
+    let (fila, all, unique) = listing(&text, dims, &stationary, &["--engine", "fila"]);
+    let (dlx, dlx_all, dlx_unique) = listing(&text, dims, &stationary, &["--engine", "dlx"]);
+    let (a, b): (BTreeSet<&Sol>, BTreeSet<&Sol>) = (fila.iter().collect(), dlx.iter().collect());
+    assert_eq!(a, b, "the engines list different solutions:\n{text}");
+    assert_eq!((all, unique), (dlx_all, dlx_unique), "{text}");
+    assert!(
+        all >= 1,
+        "a puzzle cut from its board has a solution:\n{text}"
+    );
+    // Copies make solutions that differ only by swapping them: the listing counts those
+    // once, as the set of cell sets does.
+    assert_eq!(a.len() as u64, all, "{text}");
+    if !one_side {
+        let fixed: BTreeSet<Cell> = if stationary.is_empty() {
+            BTreeSet::new()
+        } else {
+            let def = text.lines().nth(1).unwrap();
+            def.split("layout=")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .map(|c| {
+                    let v: Vec<i32> = c.split_whitespace().map(|n| n.parse().unwrap()).collect();
+                    (v[0], v[1])
+                })
+                .collect()
+        };
+        let group = Board::new(plane, dims[0] as i32, dims[1] as i32).group(&fixed, true);
+        assert_eq!(orbits(&fila, &group) as u64, unique, "orbits:\n{text}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_hexagonal_puzzles(seed in any::<u64>(), one_side in any::<bool>()) {
+        check_random(Plane::Hexagonal, seed, one_side);
+    }
+
+    #[test]
+    fn random_triangular_puzzles(seed in any::<u64>(), one_side in any::<bool>()) {
+        check_random(Plane::Triangular, seed, one_side);
+    }
+}
