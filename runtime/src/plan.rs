@@ -122,11 +122,10 @@ mod tests {
     use super::*;
     use crate::info::testing::example;
     use crate::info::{MirrorRefusal, Order};
-    use crate::options::testing::options;
 
     /// The plan the command-line arguments `args` ask for on `info`.
     fn resolve<'a>(info: &'a PuzzleInfo, args: &[&str]) -> Result<Plan<'a>, UsageError> {
-        Plan::resolve(info, &options(args))
+        Plan::resolve(info, &Options::from_args(args).unwrap())
     }
 
     fn refusing_mirror(usage_error: bool) -> PuzzleInfo {

@@ -445,13 +445,12 @@ impl Report {
 mod tests {
     use super::*;
     use crate::info::testing::example;
-    use crate::options::testing::options;
     use crate::output::format_solution;
 
     /// A run's whole output as `options` print it: one solution listed, then the block.
     fn printed(args: &[&str], summary: &Summary) -> String {
         let info = example();
-        let options = options(args);
+        let options = Options::from_args(args).unwrap();
         let plan = Plan::resolve(&info, &options).ok().unwrap();
         let mut text = String::new();
         format_solution(&info, 1, &[0, 4], &mut text);
@@ -530,7 +529,7 @@ mod tests {
     #[test]
     fn what_an_estimate_writes_reads_back() {
         let info = example();
-        let options = options(&["--estimate=3"]);
+        let options = Options::from_args(&["--estimate=3"]).unwrap();
         let plan = Plan::resolve(&info, &options).ok().unwrap();
         let mut estimate = Estimate {
             subtrees: 10,
