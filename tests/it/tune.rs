@@ -1,32 +1,14 @@
-//! `cargo xtask gen --tune` end to end on a small puzzle: the solver is built with the E
-//! stage, every setting is measured, and the options chosen generate a solver. (The
-//! scratch crates share the random-puzzle test's target directory and checked profile,
-//! so the runtime is built once for both.)
+//! `cargo xtask gen --tune` end to end on a small puzzle: every setting is measured on
+//! the run-time engine, and the options chosen generate a solver.
 
 use crate::common::*;
-
-fn build() -> xtask::tune::Build {
-    xtask::tune::Build {
-        dir: root().join("target/fila-scratch"),
-        profile: xtask::scratch::CHECKED,
-    }
-}
 
 fn tune(base: &generator::Config, fixed: xtask::tune::Fixed) -> (generator::Config, String) {
     let label = "puzzles/soma.txt";
     let text = std::fs::read_to_string(root().join(label)).unwrap();
     let mut log = Vec::new();
-    let config = xtask::tune::tune(
-        root(),
-        "tuned_soma",
-        label,
-        &text,
-        base,
-        fixed,
-        &build(),
-        &mut log,
-    )
-    .unwrap_or_else(|e| panic!("tuning fails: {e}"));
+    let config = xtask::tune::tune(label, &text, base, fixed, &mut log)
+        .unwrap_or_else(|e| panic!("tuning fails: {e}"));
     let log = String::from_utf8(log).unwrap();
     // What is chosen generates, as it is recorded.
     let recorded = generator::Config::from_options(&config.options()).unwrap();

@@ -151,18 +151,7 @@ pub fn tune_one(
     log: &mut dyn std::io::Write,
 ) -> Result<generator::Config, String> {
     let source = Source::read(root, file)?;
-    let build = tune::Build::release(root);
-    tune::tune(
-        root,
-        &source.name,
-        &source.label,
-        &source.text,
-        base,
-        fixed,
-        &build,
-        log,
-    )
-    .map_err(|e| {
+    tune::tune(&source.label, &source.text, base, fixed, log).map_err(|e| {
         if e.ends_with('\n') {
             e
         } else {

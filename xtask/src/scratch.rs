@@ -1,6 +1,6 @@
 //! Scratch crates: generated solvers built outside the workspace, against the runtime
-//! alone, for tuning (`cargo xtask gen --tune`) and for the tests that build solvers for
-//! random puzzles.
+//! alone, for `cargo xtask bench` (other builds' solvers, other words) and for the tests
+//! that build solvers for random puzzles.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

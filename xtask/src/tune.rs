@@ -1,13 +1,15 @@
 //! `cargo xtask gen --tune`: chooses a generated solver's search order (where it switches
 //! from the E heuristic to F) and its default pruning (`-V`, `-v N`, `-p`) by measuring
-//! the solver itself.
+//! the search in-process, on the run-time FILA engine (`puzzle::fila`, the engine of
+//! `fila solve`: the kernels of the generated solvers over tables built at run time).
 //!
-//! The solver is built once with the E stage (once more with the volume filter, when the
-//! filter drops images), so that `--f-from`, `-v` and `-p` can be set at run time; each
-//! setting is then measured by the solver's `--estimate`: Knuth's estimate of every
-//! subtree of the search and a timed full search of an even sample of them (see
-//! `runtime::estimate`). The sample is sized so that a measurement takes about
-//! [`BUDGET`] seconds of search; a puzzle that small is searched whole, and timed.
+//! The engine is set up once with the E stage (once more with the volume filter, when
+//! the filter drops images), so that `--f-from`, `-v` and `-p` can be set at run time;
+//! each setting is then measured by `runtime::run` with `--estimate`, as a generated
+//! solver would be: Knuth's estimate of every subtree of the search and a timed full
+//! search of an even sample of them (see `runtime::estimate`), read back from its report.
+//! The sample is sized so that a measurement takes about [`BUDGET`] seconds of search; a
+//! puzzle that small is searched whole, and timed.
 //!
 //! The switch point is chosen first, then the volume backtrack, then the parity
 //! backtrack, each keeping the best found so far. The backtracks are measured on the
@@ -21,10 +23,9 @@
 //! and not tuned.
 
 use std::io::Write;
-use std::path::Path;
-use std::process::Command;
 
 use generator::Config;
+use puzzle::model::{Puzzle, Redundancy};
 
 /// Seconds of full search a measurement aims at.
 pub const BUDGET: f64 = 0.5;
@@ -109,16 +110,65 @@ pub struct Measured {
     pub subtrees: usize,
 }
 
-/// Runs `exe --estimate=sample` with `setting`, `repeats` times; keeps the least time.
+/// The run-time engine set up for one volume-filter setting: the puzzle's description
+/// and a solver with the E stage, so that every other tuned option is a run-time option.
+struct Engine {
+    volume_filter: bool,
+    info: runtime::PuzzleInfo,
+    search: Box<dyn runtime::Search>,
+}
+
+impl Engine {
+    /// `puzzle` with the filter piece `redundancy`, as `fila solve` sets it up (and a
+    /// generated solver describes itself).
+    fn new(
+        puzzle: &Puzzle,
+        redundancy: &Redundancy,
+        volume_filter: bool,
+    ) -> Result<Engine, String> {
+        let mut puzzle = puzzle.clone();
+        if volume_filter {
+            puzzle.volume_filter();
+        }
+        // The switch is set by every run (`--f-from`): only the E stage must be there.
+        let ir = puzzle::fila::lower(&puzzle, puzzle.mobile_pieces(), true).map_err(|e| e.0)?;
+        let mut info = puzzle::info::puzzle_info(&puzzle, redundancy, &puzzle::fila::describe(&ir))
+            .map_err(|e| e.0)?;
+        info.pruning = runtime::Pruning {
+            volume_filter,
+            ..Default::default()
+        };
+        info.order = Some(runtime::Order {
+            f_from: ir.f_from,
+            e_stage: ir.e_stage.is_some(),
+        });
+        Ok(Engine {
+            volume_filter,
+            info,
+            search: puzzle::fila::solver(&ir),
+        })
+    }
+}
+
+/// The engine for the volume-filter setting `filter`.
+fn engine_for(engines: &mut [Engine], filter: bool) -> &mut Engine {
+    engines
+        .iter_mut()
+        .find(|e| e.volume_filter == filter)
+        .expect("an engine per filter setting")
+}
+
+/// Measures `setting` on `engine` with a sample of `sample` subtrees, `repeats` times;
+/// keeps the least time.
 fn measure(
-    exe: &Path,
+    engine: &mut Engine,
     setting: &Setting,
     sample: usize,
     repeats: usize,
 ) -> Result<Measured, String> {
-    let mut best = measure_once(exe, setting, sample)?;
+    let mut best = measure_once(engine, setting, sample)?;
     for _ in 1..repeats {
-        let m = measure_once(exe, setting, sample)?;
+        let m = measure_once(engine, setting, sample)?;
         if m.seconds < best.seconds {
             best = m;
         }
@@ -126,27 +176,25 @@ fn measure(
     Ok(best)
 }
 
-fn measure_once(exe: &Path, setting: &Setting, sample: usize) -> Result<Measured, String> {
+/// One run of `--estimate=sample` with `setting`'s options, read back from its report.
+fn measure_once(engine: &mut Engine, setting: &Setting, sample: usize) -> Result<Measured, String> {
     // Split and walked without the backtracks, so that settings that differ only in
-    // their backtracks are measured on the same subtrees, pairwise.
-    let output = Command::new(exe)
-        .arg(format!("--estimate={sample}"))
-        .arg("--estimate-split-unpruned")
-        .args(setting.args())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    if !output.status.success() {
-        return Err(format!(
-            "{} {setting} failed:\n{stdout}{}",
-            exe.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let unread = |e: runtime::report::ReportError| {
-        format!("{}: {e} in its estimate:\n{stdout}", exe.display())
-    };
-    let report = runtime::report::Report::parse(&stdout).map_err(unread)?;
+    // their backtracks are measured on the same subtrees, pairwise. (An estimate runs on
+    // the calling thread, whatever `--threads` says.)
+    let mut args = vec![
+        format!("--estimate={sample}"),
+        "--estimate-split-unpruned".to_string(),
+    ];
+    args.extend(setting.args());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let options = runtime::Options::from_args(&args)?;
+    let mut out = Vec::new();
+    runtime::run(&engine.info, engine.search.as_mut(), &options, &mut out)
+        .map_err(|e| format!("{setting}: {}", e.0))?;
+    let text = String::from_utf8_lossy(&out);
+    let unread =
+        |e: runtime::report::ReportError| format!("{setting}: {e} in its estimate:\n{text}");
+    let report = runtime::report::Report::parse(&text).map_err(unread)?;
     Ok(Measured {
         setting: setting.clone(),
         seconds: report.estimated_seconds().map_err(unread)?,
@@ -231,42 +279,19 @@ pub fn choose<'m>(
         })
 }
 
-/// Where and how the solvers measured are built.
-#[derive(Clone, Debug)]
-pub struct Build {
-    /// The scratch crates go in `dir/PACKAGE`, their target directory is `dir/target`.
-    pub dir: std::path::PathBuf,
-    /// Their `[profile.release]`.
-    pub profile: &'static str,
-}
-
-impl Build {
-    /// What `cargo xtask gen --tune` measures: the workspace's release profile, in
-    /// `target/tune`.
-    pub fn release(root: &Path) -> Build {
-        Build {
-            dir: root.join("target/tune"),
-            profile: crate::scratch::RELEASE,
-        }
-    }
-}
-
-/// Tunes the solver for the puzzle `text` (named `label`, written to `generated/NAME.rs`),
-/// starting from `base` and keeping what `fixed` says was given. Writes the measurements
-/// to `log`; returns the options to generate with.
+/// Tunes the solver for the puzzle `text` (named `label`), starting from `base` and
+/// keeping what `fixed` says was given. Writes the measurements to `log`; returns the
+/// options to generate with.
 pub fn tune(
-    root: &Path,
-    name: &str,
     label: &str,
     text: &str,
     base: &Config,
     fixed: Fixed,
-    build: &Build,
     log: &mut dyn Write,
 ) -> Result<Config, String> {
     // The puzzle's own errors come out as generation would report them.
     generator::generate(label, text, base).map_err(|d| generator::diag::render(&d))?;
-    let puzzles = generator::load(label, text).map_err(|d| generator::diag::render(&d))?;
+    let puzzles = puzzle::load(label, text).map_err(|d| puzzle::diag::render(&d))?;
     let puzzle = &puzzles[0];
     let pieces = puzzle.mobile_pieces();
     let filters = if fixed.volume_filter {
@@ -278,44 +303,20 @@ pub fn tune(
         vec![false]
     };
     let start = std::time::Instant::now();
-    let mut exes = Vec::new();
-    for &filter in &filters {
-        // Everything tuned is passed at run time: the build depends only on the puzzle,
-        // the filter piece and the volume filter.
-        let mut config = base.clone();
-        config.e_stage = true;
-        config.f_from = None;
-        config.pruning = runtime::Pruning {
-            volume_filter: filter,
-            ..Default::default()
-        };
-        let generated =
-            generator::generate(label, text, &config).map_err(|d| generator::diag::render(&d))?;
-        let variant = if filter { "volume-filter" } else { "plain" };
-        let package = format!("tune-{}-{variant}", name.replace('_', "-"));
-        let _ = writeln!(log, "building {package} (the solver with the E stage)");
-        crate::scratch::write_tables(&build.dir.join(&package), &generated)?;
-        let exe = crate::scratch::build(
-            root,
-            &build.dir.join(&package),
-            &build.dir.join("target"),
-            &package,
-            build.profile,
-            &generated.code,
-        )?;
-        exes.push((filter, exe));
-    }
-    let exe_for = |filter: bool| {
-        &exes
-            .iter()
-            .find(|(f, _)| *f == filter)
-            .expect("a build per filter setting")
-            .1
-    };
+    let mut engines = filters
+        .iter()
+        .map(|&filter| Engine::new(puzzle, &base.redundancy, filter))
+        .collect::<Result<Vec<Engine>, String>>()?;
+    let _ = writeln!(
+        log,
+        "{label}: the run-time engine set up in {:.1} s ({})",
+        start.elapsed().as_secs_f64(),
+        engines[0].info.engine
+    );
 
     let default_f_from = base
         .f_from
-        .unwrap_or_else(|| generator::lower::default_f_from(puzzle))
+        .unwrap_or_else(|| puzzle::lower::default_f_from(puzzle))
         .min(pieces);
     let first = Setting {
         volume_filter: filters[0],
@@ -327,7 +328,12 @@ pub fn tune(
         },
         parity: fixed.parity && base.pruning.parity_backtrack.is_some(),
     };
-    let probe = measure(exe_for(first.volume_filter), &first, MIN_SAMPLE, 1)?;
+    let probe = measure(
+        engine_for(&mut engines, first.volume_filter),
+        &first,
+        MIN_SAMPLE,
+        1,
+    )?;
     // A search shorter than the budget is searched whole, whatever the setting's split.
     let sample = match sample_size(&probe) {
         n if n >= probe.subtrees => usize::MAX,
@@ -355,7 +361,12 @@ pub fn tune(
         if let Some(m) = all.iter().find(|m| m.setting == setting) {
             return Ok(m.clone());
         }
-        let m = measure(exe_for(setting.volume_filter), &setting, sample, repeats)?;
+        let m = measure(
+            engine_for(&mut engines, setting.volume_filter),
+            &setting,
+            sample,
+            repeats,
+        )?;
         let _ = writeln!(log, "  {setting}  {:>10.4} s  {:>14.0}", m.seconds, m.fits);
         all.push(m.clone());
         Ok(m)
@@ -485,7 +496,7 @@ pub fn tune(
     let mut finals = Vec::new();
     for setting in &settings {
         let f = measure(
-            exe_for(setting.volume_filter),
+            engine_for(&mut engines, setting.volume_filter),
             setting,
             again,
             final_repeats,
