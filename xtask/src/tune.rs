@@ -27,10 +27,21 @@ use std::io::Write;
 use generator::Config;
 use puzzle::model::{Puzzle, Redundancy};
 
-/// Seconds of full search a measurement aims at.
-pub const BUDGET: f64 = 0.5;
-/// The fewest subtrees a measurement searches in full.
-const MIN_SAMPLE: usize = 32;
+/// Seconds of full search a measurement aims at. A sampled measurement also splits the
+/// search and walks down every subtree (Knuth's estimate), about 0.15 s on the
+/// pentominoes and square tetromino in 8x8 and 0.4 to 0.7 s on the one-sided 18x5, so a
+/// larger sample buys little: tuning that 8x8 (50 settings in the first round, the
+/// final round searched whole) took 19.3 s at 0.5 s (samples of 432 of its 1,466
+/// subtrees), 15.4 s at 0.1 s (77), 14.4 s at 0.05 s (38), and chose E above 3 pieces
+/// each time. A search this short is searched whole, best of up to 10 runs.
+pub const BUDGET: f64 = 0.1;
+/// The fewest subtrees a measurement searches in full. The first round only nominates
+/// the finalists, and the final round measures them again on a larger sample or whole.
+/// On the one-sided 18x5 with `-r #` (a new puzzle's filter piece: 1,049 subtrees, 44
+/// to 69 s of search each setting), the first round's 70 measurements took 88 s with
+/// samples of 32 subtrees and 45 s with 8; both times the final round chose F throughout
+/// with the volume filter.
+const MIN_SAMPLE: usize = 8;
 /// Settings measured again in the final round.
 const FINALISTS: usize = 3;
 /// Seconds of search (by the first round's estimates) the final round may spend
@@ -39,8 +50,13 @@ const FINALISTS: usize = 3;
 /// Estimates compare badly across switch points: each order splits the search into
 /// other subtrees. On the one-sided 18x5 (the hand-over to 64 bits built), E above 16
 /// pieces was estimated at 14.2 s against 19.8 s for F throughout, on 704 of its 3,421
-/// subtrees; searched whole, side by side, they took 17.47 and 17.18 s.
-pub const WHOLE_BUDGET: f64 = 150.0;
+/// subtrees; searched whole, side by side, they took 17.47 and 17.18 s. With `-r #`, E
+/// above 15 pieces (5,047 subtrees) was estimated at 11, 25 and 88 s on 32, 160 and 320
+/// of them, and took 57 s whole. The run-time engine takes 1.15 to 1.5 times as long
+/// as a generated solver, and with `-r #` the 18x5's finalists were estimated at 113
+/// to 138 s in all (163 to 300 s searched whole): so twice the 150 s that sufficed when
+/// tuning measured generated solvers, for the 18x5 to be searched whole in any draw.
+pub const WHOLE_BUDGET: f64 = 300.0;
 
 /// The settings given on the command line, which tuning keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -572,11 +588,11 @@ mod tests {
 
     #[test]
     fn samples_take_about_the_budget() {
-        // 1000 subtrees of 10 ms each: 50 of them make half a second.
-        assert_eq!(sample_size(&measured(10.0, 0)), 50);
+        // 1000 subtrees of 10 ms each: 10 of them make a tenth of a second.
+        assert_eq!(sample_size(&measured(10.0, 0)), 10);
         // A search shorter than the budget is searched whole.
-        assert_eq!(sample_size(&measured(0.2, 0)), 1000);
-        // A long one still samples a few dozen subtrees.
+        assert_eq!(sample_size(&measured(0.05, 0)), 1000);
+        // A long one still samples a few subtrees.
         assert_eq!(sample_size(&measured(1e6, 0)), MIN_SAMPLE);
     }
 
