@@ -322,7 +322,8 @@ pub fn tune(
     let mut engines = filters
         .iter()
         .map(|&filter| Engine::new(puzzle, &base.redundancy, filter))
-        .collect::<Result<Vec<Engine>, String>>()?;
+        .collect::<Result<Vec<Engine>, String>>()
+        .map_err(|why| format!("{label}: cannot tune on the run-time engine: {why}"))?;
     let _ = writeln!(
         log,
         "{label}: the run-time engine set up in {:.1} s ({})",
