@@ -13,6 +13,8 @@
 //! neighbours that can still be open then (those after `c`), so no listed image meets
 //! an occupied neighbour.
 
+use std::collections::HashMap;
+
 use crate::geometry::{offset, Coord};
 use crate::model::Puzzle;
 pub use runtime::fila::Isolation;
@@ -271,7 +273,7 @@ pub struct Unsupported(pub String);
 /// (the FILA article's best Tetris Cube setting), F throughout for flat ones, where
 /// Fletcher's order is hard to beat.
 pub fn default_f_from(puzzle: &Puzzle) -> usize {
-    if !puzzle.geometry().planar() && puzzle.dims.iter().filter(|&&d| d > 1).count() == 3 {
+    if puzzle.dims.iter().filter(|&&d| d > 1).count() == 3 {
         3
     } else {
         puzzle.mobile_pieces()
@@ -580,14 +582,14 @@ fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
     let directions = geometry.direction_names().len();
     let mut shifts: Vec<Shift> = Vec::new();
     for d in 0..directions {
-        // The distance for each kind of cell (two at most: up and down triangles).
-        let mut by: [Option<i32>; 2] = [None; 2];
+        // The distance for each kind of cell (up and down triangles differ).
+        let mut by: HashMap<usize, i32> = HashMap::new();
         for (c, &coord) in puzzle.cells.iter().enumerate() {
             let Some(n) = puzzle.cell_of(offset(coord, geometry.steps(coord)[d])) else {
                 continue;
             };
             let delta = n as i32 - c as i32;
-            if *by[geometry.kind(coord).min(1)].get_or_insert(delta) != delta {
+            if *by.entry(geometry.kind(coord)).or_insert(delta) != delta {
                 return None;
             }
             match shifts.iter_mut().find(|s| s.by == delta) {

@@ -222,12 +222,13 @@ fn published_counts_and_their_orbits() {
 
 /// A random puzzle on `plane`: a small board cut into random connected pieces, one of
 /// them stationary now and then; the pieces are written where they were cut (only their
-/// shapes matter), so the puzzle has a solution.
+/// shapes matter), so the puzzle has a solution. Returns the text, the box, and the
+/// stationary piece's name and cells (if there is one).
 fn random_puzzle(
     plane: Plane,
     rng: &mut SplitMix64,
     one_side: bool,
-) -> (String, [usize; 3], Vec<String>) {
+) -> (String, [usize; 3], Vec<String>, BTreeSet<Cell>) {
     let (xd, yd) = match plane {
         Plane::Hexagonal => (2 + rng.below(3) as i32, 2 + rng.below(3) as i32),
         Plane::Triangular => (4 + rng.below(5) as i32, 2 + rng.below(2) as i32),
@@ -262,11 +263,13 @@ fn random_puzzle(
         if one_side { ":oneSide" } else { "" }
     );
     let mut names = Vec::new();
+    let mut fixed = BTreeSet::new();
     for (k, piece) in pieces.iter().enumerate() {
         let name = format!("P{k}");
         let kind = if stationary && k == 0 { "S" } else { "M" };
         if kind == "S" {
             names.push(name.clone());
+            fixed.extend(piece.iter().copied());
         }
         let layout: Vec<String> = piece.iter().map(|(x, y)| format!("{x} {y} 0")).collect();
         text.push_str(&format!(
@@ -275,12 +278,12 @@ fn random_puzzle(
         ));
     }
     text.push_str("~D\n");
-    (text, [xd as usize, yd as usize, 1], names)
+    (text, [xd as usize, yd as usize, 1], names, fixed)
 }
 
 fn check_random(plane: Plane, seed: u64, one_side: bool) {
     let mut rng = SplitMix64::new(seed);
-    let (text, dims, stationary) = random_puzzle(plane, &mut rng, one_side);
+    let (text, dims, stationary, fixed) = random_puzzle(plane, &mut rng, one_side);
     let (fila, all, unique) = listing(&text, dims, &stationary, &["--engine", "fila"]);
     let (dlx, dlx_all, dlx_unique) = listing(&text, dims, &stationary, &["--engine", "dlx"]);
     let (a, b): (BTreeSet<&Sol>, BTreeSet<&Sol>) = (fila.iter().collect(), dlx.iter().collect());
@@ -294,20 +297,6 @@ fn check_random(plane: Plane, seed: u64, one_side: bool) {
     // once, as the set of cell sets does.
     assert_eq!(a.len() as u64, all, "{text}");
     if !one_side {
-        let fixed: BTreeSet<Cell> = if stationary.is_empty() {
-            BTreeSet::new()
-        } else {
-            let def = text.lines().nth(1).unwrap();
-            def.split("layout=")
-                .nth(1)
-                .unwrap()
-                .split(',')
-                .map(|c| {
-                    let v: Vec<i32> = c.split_whitespace().map(|n| n.parse().unwrap()).collect();
-                    (v[0], v[1])
-                })
-                .collect()
-        };
         let group = Board::new(plane, dims[0] as i32, dims[1] as i32).group(&fixed, true);
         assert_eq!(orbits(&fila, &group) as u64, unique, "orbits:\n{text}");
     }

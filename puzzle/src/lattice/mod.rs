@@ -262,8 +262,7 @@ pub(crate) mod tests {
                 }
             }
         }
-        // The turns are a subgroup of the box maps, and the reflection is not a turn of
-        // a free piece in the plane's own sense only where the lattice is planar.
+        // The turns pieces may make are among the maps the box may make.
         for t in g.turns(true).iter().chain(&g.turns(false)) {
             assert!(all.contains(t), "{t:?}");
         }
