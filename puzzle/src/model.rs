@@ -424,23 +424,33 @@ impl Puzzle {
         let mut group: Vec<Symmetry> = Vec::new();
         let geometry = self.geometry();
         let grid = self.box_grid();
-        let positions: Vec<Coord> = (0..grid.volume()).map(|g| grid.coord(g)).collect();
+        // On the cubic lattice, polycube's rule: the maps of the box that keep its
+        // stationary pattern. On the others the box is a frame for the coordinates (a
+        // hexagon is drawn in a parallelogram, a pyramid of balls in a slanted box, with
+        // stationary cells around it): the board is the region the mobile pieces fill,
+        // and a symmetry is a map of that region onto itself.
+        let cubic = self.lattice == Lattice::Cubic;
+        let frame: Vec<Coord> = if cubic {
+            (0..grid.volume()).map(|g| grid.coord(g)).collect()
+        } else {
+            self.cells.clone()
+        };
+        let home = lattice::normalizing_shift(geometry, &frame);
         'maps: for candidate in geometry.box_maps(self.one_side) {
             let mirrors = candidate.mirrors;
             if mirrors && !allow_mirroring {
                 continue;
             }
             let t = candidate.map;
-            // The map takes the box onto itself when, moved back by a translation, the
-            // image of every position is in the box (a bijection onto as many positions).
-            let moved: Vec<Coord> = positions
-                .iter()
-                .map(|&c| geometry.transform(&t, c))
-                .collect();
-            let shift = lattice::normalizing_shift(geometry, &moved);
-            if !moved
-                .iter()
-                .all(|&c| grid.contains(geometry::offset(c, shift)))
+            // The map takes the frame onto itself when, moved back by a translation, the
+            // image of every position is in the frame (a bijection onto as many positions).
+            let moved: Vec<Coord> = frame.iter().map(|&c| geometry.transform(&t, c)).collect();
+            let back = lattice::normalizing_shift(geometry, &moved);
+            let shift = [0, 1, 2].map(|i| back[i] - home[i]);
+            if cubic
+                && !moved
+                    .iter()
+                    .all(|&c| grid.contains(geometry::offset(c, shift)))
             {
                 continue;
             }

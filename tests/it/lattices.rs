@@ -87,21 +87,23 @@ impl Board {
         ((x1 - x0).hypot(y1 - y0) - self.plane.side()).abs() < 1e-6
     }
 
-    /// The rigid motions of the plane that take the board onto itself and `fixed` (the
-    /// stationary cells) onto themselves, as maps of cells; `reflections` false keeps
-    /// the turns only.
+    /// The rigid motions of the plane that take the region the mobile pieces fill (the
+    /// board less `fixed`, the stationary cells) onto itself, as maps of its cells;
+    /// `reflections` false keeps the turns only.
     fn group(&self, fixed: &BTreeSet<Cell>, reflections: bool) -> Vec<BTreeMap<Cell, Cell>> {
-        let n = self.cells.len() as f64;
-        let (cx, cy) = self
+        let region: Vec<Cell> = self
             .cells
+            .iter()
+            .copied()
+            .filter(|c| !fixed.contains(c))
+            .collect();
+        let n = region.len() as f64;
+        let (cx, cy) = region
             .iter()
             .map(|&c| self.centre(c))
             .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
-        let at: BTreeMap<(i64, i64), Cell> = self
-            .cells
-            .iter()
-            .map(|&c| (key(self.centre(c)), c))
-            .collect();
+        let at: BTreeMap<(i64, i64), Cell> =
+            region.iter().map(|&c| (key(self.centre(c)), c)).collect();
         let mut group = Vec::new();
         for k in 0..6 {
             for flip in [false, true] {
@@ -110,8 +112,7 @@ impl Board {
                 }
                 let angle = k as f64 * std::f64::consts::PI / 3.0;
                 let (s, c) = angle.sin_cos();
-                let map: Option<BTreeMap<Cell, Cell>> = self
-                    .cells
+                let map: Option<BTreeMap<Cell, Cell>> = region
                     .iter()
                     .map(|&cell| {
                         let (mut x, y) = self.centre(cell);
@@ -120,8 +121,7 @@ impl Board {
                         }
                         let (dx, dy) = (x - cx, y - cy);
                         let to = (cx + c * dx - s * dy, cy + s * dx + c * dy);
-                        let target = *at.get(&key(to))?;
-                        (fixed.contains(&cell) == fixed.contains(&target)).then_some((cell, target))
+                        Some((cell, *at.get(&key(to))?))
                     })
                     .collect();
                 group.extend(map);
@@ -218,6 +218,35 @@ fn published_counts_and_their_orbits() {
         let group = board.group(&BTreeSet::new(), true);
         assert_eq!(orbits(&sols, &group) as u64, published, "{name}: orbits");
     }
+}
+
+/// A board drawn in a larger frame: the hexagon of `trihexes_hexagon` inside a 5x5
+/// parallelogram of stationary cells. Its symmetry is the hexagon's (12 maps), found by
+/// both engines and checked against the orbits of the whole listing under the test's
+/// own group of the region.
+#[test]
+fn a_board_is_as_symmetric_as_its_region() {
+    let file = "tests/puzzles/trihexes_hexagon.txt";
+    for engine in ["fila", "dlx"] {
+        let map = crate::common::check(file, &["--engine", engine], 59);
+        assert_eq!(
+            crate::common::value_of(&map, "GROUP_ORDER"),
+            "12",
+            "{engine}"
+        );
+    }
+    let text = std::fs::read_to_string(crate::common::root().join(file)).unwrap();
+    let dims = [5, 5, 1];
+    let stationary = ["*".to_string()];
+    let (sols, all, unique) = listing(&text, dims, &stationary, &["--engine", "fila"]);
+    assert_eq!((sols.len() as u64, all, unique), (672, 672, 59));
+    let fixed: BTreeSet<Cell> = (0..5)
+        .flat_map(|y| (0..5).map(move |x| (x, y)))
+        .filter(|&(x, y)| !(2..=6).contains(&(x + y)))
+        .collect();
+    let group = Board::new(Plane::Hexagonal, 5, 5).group(&fixed, true);
+    assert_eq!(group.len(), 12);
+    assert_eq!(orbits(&sols, &group), 59);
 }
 
 /// A random puzzle on `plane`: a small board cut into random connected pieces, one of
