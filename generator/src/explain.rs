@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::emit::offset;
-use crate::lower::{CellPlan, EStage, FStage, FTable, Ir, Mask};
+use crate::lower::{CellPlan, EStage, FStage, FTable, Ir, Mask, E_CONTEXT_CELLS};
 use crate::model::Puzzle;
 
 /// The explanation of `ir`, the IR lowered from `puzzle` (read from `path`).
@@ -162,9 +162,15 @@ fn explain_cells(out: &mut String, puzzle: &Puzzle, plans: &[CellPlan], offset: 
 
 /// The E stage, one line a cell.
 fn explain_e_stage(out: &mut String, puzzle: &Puzzle, e: &EStage, offset: usize) {
+    let all = puzzle.neighbours();
+    let most = if all.iter().any(|n| n.len() > E_CONTEXT_CELLS) {
+        format!(" (of the {E_CONTEXT_CELLS} covered by most of its images, where it has more)")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "\n# E stage: every image covering a cell, per state of all its neighbours"
+        "\n# E stage: every image covering a cell, per state of all its neighbours{most}"
     );
     for (c, neighbours) in e.neighbours.iter().enumerate() {
         let sets = e.set_base[c + 1] - e.set_base[c];

@@ -74,6 +74,9 @@ struct Backtracks {
     parity_above: Option<usize>,
     /// Each open cell's neighbours among the open cells.
     neighbours: Vec<Vec<u16>>,
+    /// Whether every piece is connected: the volume backtrack judges regions by the sizes
+    /// of whole pieces, which a piece in parts does not respect, so it stands aside.
+    connected: bool,
     /// Each cell's colour in the lattice's parity colouring (the checkerboard on cubes).
     black: Vec<bool>,
     /// For each shape: its size, and the distinct colour balances (black cells minus
@@ -132,9 +135,33 @@ impl Backtracks {
                 balances[s].push(b);
             }
         }
+        // Each shape's first image, grown from its first cell through its own cells.
+        let mut first_seen = vec![false; shapes];
+        let mut connected = true;
+        for image in &info.images {
+            let s = image.shape as usize;
+            let Some(&first) = image.cells.first() else {
+                continue;
+            };
+            if s >= shapes || std::mem::replace(&mut first_seen[s], true) {
+                continue;
+            }
+            let mut reached = vec![first];
+            let mut next = 0;
+            while let Some(&c) = reached.get(next) {
+                next += 1;
+                for &n in &neighbours[usize::from(c)] {
+                    if image.cells.contains(&n) && !reached.contains(&n) {
+                        reached.push(n);
+                    }
+                }
+            }
+            connected &= reached.len() == image.cells.len();
+        }
         Backtracks {
             volume_above: None,
             parity_above: None,
+            connected,
             neighbours,
             black,
             sizes,
@@ -155,7 +182,7 @@ impl Backtracks {
     fn allow(&mut self, node: &Node<'_>) -> bool {
         let volume = self.volume_above.is_some_and(|n| node.left > n);
         let parity = self.parity_above.is_some_and(|n| node.left > n);
-        (!volume || self.volume_ok(node)) && (!parity || self.parity_ok(node))
+        (!volume || !self.connected || self.volume_ok(node)) && (!parity || self.parity_ok(node))
     }
 
     /// Every open region has a size that some of the pieces left make together.

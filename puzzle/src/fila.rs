@@ -35,10 +35,15 @@ pub struct Defaults {
 pub fn defaults(puzzle: &Puzzle) -> Defaults {
     let f_from = lower::default_f_from(puzzle);
     if f_from >= puzzle.mobile_pieces() {
+        let connected = puzzle.pieces_connected();
         Defaults {
             f_from,
-            volume_filter: true,
-            why: "a flat box: F throughout, -V",
+            volume_filter: connected,
+            why: if connected {
+                "a flat box: F throughout, -V"
+            } else {
+                "a flat box: F throughout (no -V: a piece is in parts)"
+            },
         }
     } else {
         Defaults {

@@ -245,11 +245,11 @@ pub struct FTable {
 pub struct EStage {
     /// Use F when this many pieces or fewer are left.
     pub f_from: usize,
-    /// Each cell's neighbours, in ascending order (so that the index can be gathered
-    /// from the word at once); bit k of the cell's index is the occupancy of
-    /// `neighbours[c][k]`.
+    /// Each cell's context: its neighbours (at most [`E_CONTEXT_CELLS`] of them), in
+    /// ascending order (so that the index can be gathered from the word at once); bit k
+    /// of the cell's index is the occupancy of `neighbours[c][k]`.
     pub neighbours: Vec<Vec<u16>>,
-    /// The first image list set of each cell (a cell with k neighbours has 2^k).
+    /// The first image list set of each cell (a cell with a context of k has 2^k).
     pub set_base: Vec<u32>,
     /// Set t's images are `entries[index[t] .. index[t + 1]]`, by shape.
     pub index: Vec<u32>,
@@ -342,7 +342,7 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     let min_piece_size = puzzle.shapes.iter().map(|s| s.size).min().unwrap_or(0);
     let isolation = match &shifts {
         None => Isolation::None,
-        Some(_) if min_piece_size < 2 => Isolation::None,
+        Some(_) if min_piece_size < 2 || !puzzle.pieces_connected() => Isolation::None,
         // The pair test pays in the plane (10x6: 34.2 -> 32.0 ms) but not in 3-space,
         // where regions rarely close and the test has six directions (Tetris Cube: 3.3 ->
         // 3.8 s).
@@ -477,6 +477,8 @@ fn pruning_tables(puzzle: &Puzzle, masks: &[Mask], shifts: bool) -> PruningTable
         .sum();
     let sizes: Vec<u32> = puzzle.shapes.iter().map(|s| s.size as u32).collect();
     let fillable = match sizes.first() {
+        // Every region is fillable as far as the backtrack can tell.
+        _ if !puzzle.pieces_connected() => Fillable::Multiple(1),
         Some(&size) if sizes.iter().all(|&z| z == size) => Fillable::Multiple(size),
         None => Fillable::Multiple(1),
         Some(_) => Fillable::Sums(sizes),
@@ -613,12 +615,37 @@ fn context_bits(mask: &Mask, cells: &[u16]) -> usize {
         .fold(0, |bits, (k, &d)| bits | mask.bit_at(d as u32) << k)
 }
 
+/// The most neighbours an E set's index reads. A cell with more (12 on the packed
+/// spheres) would need 4096 sets; its context is the neighbours covered by the most of
+/// its images, which tell the most about which of them can fit, and the fit test does
+/// the rest.
+pub const E_CONTEXT_CELLS: usize = 8;
+
 fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
     let cells = puzzle.cells.len();
+    // The images covering each cell.
+    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (i, im) in puzzle.images.iter().enumerate() {
+        for &c in &im.cells {
+            covering[c as usize].push(i);
+        }
+    }
     let neighbours: Vec<Vec<u16>> = puzzle
         .neighbours()
         .into_iter()
-        .map(|mut n| {
+        .enumerate()
+        .map(|(c, mut n)| {
+            if n.len() > E_CONTEXT_CELLS {
+                // Most covered first, then nearest in cell order.
+                let covered = |d: u16| {
+                    covering[c]
+                        .iter()
+                        .filter(|&&i| masks[i].bit_at(u32::from(d)) != 0)
+                        .count()
+                };
+                n.sort_by_key(|&d| (std::cmp::Reverse(covered(d)), d.abs_diff(c as u16)));
+                n.truncate(E_CONTEXT_CELLS);
+            }
             n.sort_unstable();
             n
         })
@@ -630,13 +657,6 @@ fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
         total += 1 << n.len();
     }
     set_base.push(total);
-    // The images covering each cell, by shape.
-    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
-    for (i, im) in puzzle.images.iter().enumerate() {
-        for &c in &im.cells {
-            covering[c as usize].push(i);
-        }
-    }
     let mut index = Vec::with_capacity(total as usize + 1);
     let mut entries = Vec::new();
     for c in 0..cells {

@@ -245,6 +245,31 @@ impl Puzzle {
             .collect()
     }
 
+    /// Whether every mobile piece is connected. The volume filter, the volume backtrack
+    /// and the isolation test judge regions of open cells by the sizes of whole pieces;
+    /// a piece in parts (polycube accepts them) can fill several regions at once, so
+    /// they stand aside when a piece is not connected.
+    pub fn pieces_connected(&self) -> bool {
+        let geometry = self.geometry();
+        self.shapes.iter().all(|shape| {
+            let Some(cells) = shape.orientations.first() else {
+                return true;
+            };
+            let mut reached = vec![cells[0]];
+            let mut next = 0;
+            while next < reached.len() {
+                let c = reached[next];
+                next += 1;
+                for n in lattice::neighbours(geometry, c) {
+                    if cells.contains(&n) && !reached.contains(&n) {
+                        reached.push(n);
+                    }
+                }
+            }
+            reached.len() == cells.len()
+        })
+    }
+
     /// polycube's volume filter (`-V`), applied once before any search: drops every image
     /// whose placement cuts off an open region (a connected set of the cells left open by
     /// the stationary pieces and the image) whose size no combination of the other mobile
@@ -255,6 +280,9 @@ impl Puzzle {
     /// and a shape onto one of the same size and count, so it maps dropped images to
     /// dropped images: the group and the first stage stay valid.
     pub fn volume_filter(&mut self) -> usize {
+        if !self.pieces_connected() {
+            return 0;
+        }
         let neighbours = self.neighbours();
         let total: usize = self.shapes.iter().map(|s| s.size * s.count()).sum();
         // The pieces by size, and for each size of a piece: which region sizes the other
@@ -436,8 +464,14 @@ impl Puzzle {
             self.cells.clone()
         };
         let home = lattice::normalizing_shift(geometry, &frame);
+        // A board of free pieces that lies in one plane of space turns over as a whole:
+        // on its cells every map acts as a rotation of space does (the map after the
+        // reflection in the board's plane), though that rotation need not be a map of the
+        // lattice (a triangular layer of packed spheres).
+        let flat_board =
+            !cubic && !geometry.planar() && !self.one_side && lattice::coplanar(&self.cells);
         'maps: for candidate in geometry.box_maps(self.one_side) {
-            let mirrors = candidate.mirrors;
+            let mirrors = candidate.mirrors && !flat_board;
             if mirrors && !allow_mirroring {
                 continue;
             }
@@ -703,7 +737,7 @@ fn stationary_cells(
 /// The pieces, and their distinct shapes up to the rotations the puzzle allows, each with
 /// its orientations and its mirror image among the shapes.
 fn pieces_and_shapes(def: &PuzzleDef, geometry: &dyn Geometry) -> (Vec<Piece>, Vec<Shape>) {
-    let maps = geometry.turns(def.one_side);
+    let maps = |cells: &[Coord]| geometry.turns_of(cells, def.one_side);
     let mut pieces = Vec::new();
     let mut shapes: Vec<Shape> = Vec::new();
     let mut canon: Vec<Vec<Coord>> = Vec::new();
@@ -711,7 +745,8 @@ fn pieces_and_shapes(def: &PuzzleDef, geometry: &dyn Geometry) -> (Vec<Piece>, V
         let shape = if piece.stationary {
             None
         } else {
-            let c = lattice::canonical(geometry, &piece.cells, &maps);
+            let turns = maps(&piece.cells);
+            let c = lattice::canonical(geometry, &piece.cells, &turns);
             let s = match canon.iter().position(|k| *k == c) {
                 Some(s) => s,
                 None => {
@@ -719,7 +754,7 @@ fn pieces_and_shapes(def: &PuzzleDef, geometry: &dyn Geometry) -> (Vec<Piece>, V
                     shapes.push(Shape {
                         pieces: Vec::new(),
                         size: piece.cells.len(),
-                        orientations: lattice::orientations(geometry, &piece.cells, &maps),
+                        orientations: lattice::orientations(geometry, &piece.cells, &turns),
                         mirror: None,
                     });
                     shapes.len() - 1
@@ -735,11 +770,8 @@ fn pieces_and_shapes(def: &PuzzleDef, geometry: &dyn Geometry) -> (Vec<Piece>, V
         });
     }
     for shape in shapes.iter_mut() {
-        let m = lattice::canonical(
-            geometry,
-            &lattice::mirror(geometry, &shape.orientations[0]),
-            &maps,
-        );
+        let mirrored = lattice::mirror(geometry, &shape.orientations[0]);
+        let m = lattice::canonical(geometry, &mirrored, &maps(&mirrored));
         shape.mirror = canon.iter().position(|k| *k == m);
     }
     (pieces, shapes)

@@ -526,7 +526,7 @@ impl<'f> Parser<'f> {
                                 line.no,
                                 value_col,
                                 format!(
-                                    "unknown lattice '{name}' (known: {}, and square for cubic)",
+                                    "unknown lattice '{name}' (known: {}; square means cubic, fcc spheres)",
                                     known.join(", ")
                                 ),
                             );

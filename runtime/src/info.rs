@@ -15,11 +15,24 @@ pub enum Lattice {
     /// Triangles in rows: `(x, y)` points up when x is even and down when it is odd; its
     /// neighbours are `(x±1, y)` and `(x+1, y-1)` (up) or `(x-1, y+1)` (down).
     Triangular,
+    /// Packed spheres (face-centred cubic) in square layers: ball `(x, y, z)` meets
+    /// `(x±1, y, z)` and `(x, y±1, z)` in its layer, and rests on the four balls
+    /// `(x..=x+1, y..=y+1, z-1)` below it, as cannonballs are stacked in a square pyramid.
+    Spheres,
+    /// Hexagonal prisms: layers of hexagons (axial coordinates, as `Hexagonal`) stacked
+    /// straight up, so `(x, y, z)` also meets `(x, y, z±1)`.
+    Prisms,
 }
 
 impl Lattice {
     /// Every lattice, in the order of the documentation.
-    pub const ALL: [Lattice; 3] = [Lattice::Cubic, Lattice::Hexagonal, Lattice::Triangular];
+    pub const ALL: [Lattice; 5] = [
+        Lattice::Cubic,
+        Lattice::Hexagonal,
+        Lattice::Triangular,
+        Lattice::Spheres,
+        Lattice::Prisms,
+    ];
 
     /// The name of the `lattice=` key and of `-i`'s `LATTICE=`.
     pub fn name(self) -> &'static str {
@@ -27,13 +40,17 @@ impl Lattice {
             Lattice::Cubic => "cubic",
             Lattice::Hexagonal => "hexagonal",
             Lattice::Triangular => "triangular",
+            Lattice::Spheres => "spheres",
+            Lattice::Prisms => "prisms",
         }
     }
 
-    /// The lattice named `name` (also `square` for the cubic lattice).
+    /// The lattice named `name` (also `square` for the cubic lattice, `fcc` for the
+    /// packed spheres).
     pub fn from_name(name: &str) -> Option<Lattice> {
         match name {
             "square" => Some(Lattice::Cubic),
+            "fcc" => Some(Lattice::Spheres),
             _ => Self::ALL.into_iter().find(|l| l.name() == name),
         }
     }
@@ -43,8 +60,8 @@ impl Lattice {
     /// triangle to the right (an up triangle stands on the down one below it).
     pub fn row_stagger(self) -> usize {
         match self {
-            Lattice::Cubic => 0,
-            Lattice::Hexagonal => 1,
+            Lattice::Cubic | Lattice::Spheres => 0,
+            Lattice::Hexagonal | Lattice::Prisms => 1,
             Lattice::Triangular => 2,
         }
     }

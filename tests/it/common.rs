@@ -2,7 +2,7 @@
 //! `-i` report, running the generic engine in-process, and reading solution
 //! listings back.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -268,4 +268,58 @@ impl Draws for SplitMix64 {
             items.swap(i, self.below(i + 1));
         }
     }
+}
+
+/// A solution as the set of its mobile pieces' cell sets: copies are not told apart.
+pub type CellSets<C> = BTreeSet<Vec<C>>;
+
+/// How many classes `solutions` fall into under `group` (maps of the cells).
+pub fn orbits<C: Ord + Copy>(solutions: &[CellSets<C>], group: &[&BTreeMap<C, C>]) -> usize {
+    let canonical = |s: &CellSets<C>| -> CellSets<C> {
+        group
+            .iter()
+            .map(|g| {
+                s.iter()
+                    .map(|piece| {
+                        let mut moved: Vec<C> = piece.iter().map(|c| g[c]).collect();
+                        moved.sort_unstable();
+                        moved
+                    })
+                    .collect::<CellSets<C>>()
+            })
+            .min()
+            .expect("a group has the identity")
+    };
+    solutions
+        .iter()
+        .map(canonical)
+        .collect::<BTreeSet<_>>()
+        .len()
+}
+
+/// `fila solve -i -r . ARGS` on `text`: the listed solutions (without the pieces named in
+/// `stationary`) and the `-i` counts SOLUTIONS and UNIQUE.
+pub fn listing(
+    text: &str,
+    dims: [usize; 3],
+    stationary: &[String],
+    args: &[&str],
+) -> (Vec<CellSets<[i32; 3]>>, u64, u64) {
+    let mut all = vec!["solve", "-i", "-r", "."];
+    all.extend_from_slice(args);
+    let out = run_fila(&all, Some(text));
+    assert!(out.status.success(), "{args:?}: {}\n{text}", stderr(&out));
+    let text = stdout(&out);
+    let map = report(&text);
+    let sols = parse_listing(&text, dims)
+        .into_iter()
+        .map(|listed| {
+            listed
+                .into_iter()
+                .filter(|(name, _)| !stationary.contains(name))
+                .map(|(_, cells)| cells)
+                .collect()
+        })
+        .collect();
+    (sols, number(&map, "SOLUTIONS"), number(&map, "UNIQUE"))
 }

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 
-use crate::common::{number, parse_listing, report, run_fila, stderr, stdout, Draws, SplitMix64};
+use crate::common::{number, orbits, CellSets, Draws, SplitMix64};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Plane {
@@ -131,61 +131,25 @@ impl Board {
     }
 }
 
-/// A solution as the set of its mobile pieces' cell sets: copies are not told apart.
-type Sol = BTreeSet<Vec<Cell>>;
+type Sol = CellSets<Cell>;
 
-fn orbits(solutions: &[Sol], group: &[BTreeMap<Cell, Cell>]) -> usize {
-    let canonical = |s: &Sol| -> Sol {
-        group
-            .iter()
-            .map(|g| {
-                s.iter()
-                    .map(|piece| {
-                        let mut moved: Vec<Cell> = piece.iter().map(|c| g[c]).collect();
-                        moved.sort_unstable();
-                        moved
-                    })
-                    .collect::<Sol>()
-            })
-            .min()
-            .unwrap()
-    };
-    solutions
-        .iter()
-        .map(canonical)
-        .collect::<BTreeSet<_>>()
-        .len()
-}
-
-/// `fila solve -i -r . ARGS` on `text`: the listed solutions (without the stationary
-/// pieces) and the `-i` counts.
+/// The whole listing (`crate::common::listing`), its cells in the plane.
 fn listing(
     text: &str,
     dims: [usize; 3],
     stationary: &[String],
     args: &[&str],
 ) -> (Vec<Sol>, u64, u64) {
-    let mut all = vec!["solve", "-i", "-r", "."];
-    all.extend_from_slice(args);
-    let out = run_fila(&all, Some(text));
-    assert!(out.status.success(), "{args:?}: {}\n{text}", stderr(&out));
-    let text = stdout(&out);
-    let map = report(&text);
-    let sols = parse_listing(&text, dims)
+    let (sols, all, unique) = crate::common::listing(text, dims, stationary, args);
+    let plane = sols
         .into_iter()
-        .map(|listed| {
-            listed
-                .into_iter()
-                .filter(|(name, _)| !stationary.contains(name))
-                .map(|(_, cells)| {
-                    let mut cells: Vec<Cell> = cells.iter().map(|c| (c[0], c[1])).collect();
-                    cells.sort_unstable();
-                    cells
-                })
+        .map(|s| {
+            s.into_iter()
+                .map(|piece| piece.into_iter().map(|[x, y, _]| (x, y)).collect())
                 .collect()
         })
         .collect();
-    (sols, number(&map, "SOLUTIONS"), number(&map, "UNIQUE"))
+    (plane, all, unique)
 }
 
 /// Polyform Puzzler's counts (its documentation: solutions distinct up to the board's
@@ -216,7 +180,11 @@ fn published_counts_and_their_orbits() {
         );
         let board = Board::new(plane, dims[0] as i32, dims[1] as i32);
         let group = board.group(&BTreeSet::new(), true);
-        assert_eq!(orbits(&sols, &group) as u64, published, "{name}: orbits");
+        assert_eq!(
+            orbits(&sols, &group.iter().collect::<Vec<_>>()) as u64,
+            published,
+            "{name}: orbits"
+        );
     }
 }
 
@@ -246,7 +214,7 @@ fn a_board_is_as_symmetric_as_its_region() {
         .collect();
     let group = Board::new(Plane::Hexagonal, 5, 5).group(&fixed, true);
     assert_eq!(group.len(), 12);
-    assert_eq!(orbits(&sols, &group), 59);
+    assert_eq!(orbits(&sols, &group.iter().collect::<Vec<_>>()), 59);
 }
 
 /// A random puzzle on `plane`: a small board cut into random connected pieces, one of
@@ -327,7 +295,11 @@ fn check_random(plane: Plane, seed: u64, one_side: bool) {
     assert_eq!(a.len() as u64, all, "{text}");
     if !one_side {
         let group = Board::new(plane, dims[0] as i32, dims[1] as i32).group(&fixed, true);
-        assert_eq!(orbits(&fila, &group) as u64, unique, "orbits:\n{text}");
+        assert_eq!(
+            orbits(&fila, &group.iter().collect::<Vec<_>>()) as u64,
+            unique,
+            "orbits:\n{text}"
+        );
     }
 }
 

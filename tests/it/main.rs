@@ -12,4 +12,5 @@ mod orbits;
 mod parallel;
 mod pruning;
 mod solve;
+mod space;
 mod tune;

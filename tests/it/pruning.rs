@@ -494,3 +494,38 @@ fn generated_solvers_find_the_same_with_any_backtrack() {
 fn tetriscube_finds_the_same_with_any_backtrack() {
     check_generated(&["tetriscube"], &[], &[]);
 }
+
+/// Pieces in parts (polycube accepts them) can fill two regions at once, so the pruning
+/// that judges regions by the sizes of whole pieces (the volume filter, the volume
+/// backtrack, the isolation test) stands aside: with every filter set, the generic
+/// engine finds what it finds without pruning, and `fila solve` finds the same on both
+/// engines, on the cubic lattice and the prisms.
+#[test]
+fn pieces_in_parts_find_the_same_with_any_pruning() {
+    let texts = [
+        "D:xDim=3:yDim=1:zDim=1\nC:name=A:layout=0 0 0, 2 0 0\nC:name=B:layout=1 0 0\n~D\n",
+        "D:xDim=3:yDim=2:zDim=2\nL\nA A B , A C C\nB B B , D C D\n~L\n~D\n",
+        "D:lattice=prisms:xDim=3:yDim=2:zDim=2\nL\nA A B , A C C\nB B B , D C D\n~L\n~D\n",
+    ];
+    let mut fits = Fits::new();
+    for (k, text) in texts.iter().enumerate() {
+        let label = format!("pieces in parts {k}");
+        assert_none(&compare(&label, text, false, FILTERS, &mut fits));
+        let (base, _) = solve(&label, text, &["-r", "."]);
+        assert!(base.solutions >= 1, "{label}: drawn solved");
+        for engine in ["fila", "dlx"] {
+            for pruning in [&[][..], &["-V", "-v", "0", "-p"]] {
+                let mut args = vec!["solve", "-i", "-q", "-r", ".", "--engine", engine];
+                args.extend_from_slice(pruning);
+                let out = run_fila(&args, Some(text));
+                assert!(out.status.success(), "{label}: {}", stderr(&out));
+                let map = report(&stdout(&out));
+                assert_eq!(
+                    number(&map, "SOLUTIONS"),
+                    base.solutions,
+                    "{label} {engine} {pruning:?}"
+                );
+            }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Lattices: what a cell is, which cells are its neighbours, and how the lattice maps onto
 //! itself. The model and the lowering see a lattice only through [`Geometry`]; each
-//! lattice is one module here (`cubic`, `hexagonal`, `triangular`) with its own tests.
+//! lattice is one module here (`cubic`, `hexagonal`,
+//! `triangular`, `spheres`, `prisms`) with its own tests.
 //!
 //! A cell is a [`Coord`] in the lattice's own coordinates, chosen so that the box
 //! `0 <= x < X, 0 <= y < Y, 0 <= z < Z` is the lattice's natural board (a cuboid, a
@@ -11,6 +12,8 @@
 
 mod cubic;
 mod hexagonal;
+mod prisms;
+mod spheres;
 mod triangular;
 
 pub use cubic::{Orthogonal, FACE_STEPS};
@@ -81,6 +84,13 @@ pub trait Geometry: Sync {
     /// handedness in 3-space (free pieces), or the turns within the plane (`one_side`).
     fn turns(&self, one_side: bool) -> Vec<Map>;
 
+    /// The maps the piece `cells` may be turned by: [`Geometry::turns`], unless the
+    /// lattice lets some shapes turn in more ways (a flat piece of packed spheres turns
+    /// over in its own plane).
+    fn turns_of(&self, _cells: &[Coord], one_side: bool) -> Vec<Map> {
+        self.turns(one_side)
+    }
+
     /// The maps that may carry the box onto itself, identity first, each with whether it
     /// turns pieces over.
     fn box_maps(&self, one_side: bool) -> Vec<BoxMap>;
@@ -145,6 +155,8 @@ pub fn geometry(lattice: Lattice) -> &'static dyn Geometry {
         Lattice::Cubic => &cubic::Cubic,
         Lattice::Hexagonal => &hexagonal::Hexagonal,
         Lattice::Triangular => &triangular::Triangular,
+        Lattice::Spheres => &spheres::Spheres,
+        Lattice::Prisms => &prisms::Prisms,
     }
 }
 
@@ -202,6 +214,39 @@ pub fn canonical(g: &dyn Geometry, cells: &[Coord], maps: &[Map]) -> Vec<Coord> 
         .unwrap_or_default()
 }
 
+/// Whether `cells` lie in one plane of space. Meant for the lattices whose coordinates
+/// are a linear image of space (the three-dimensional ones), where a plane of cells is a
+/// plane of coordinates.
+pub fn coplanar(cells: &[Coord]) -> bool {
+    let Some(&o) = cells.first() else {
+        return true;
+    };
+    let d: Vec<[i64; 3]> = cells
+        .iter()
+        .map(|c| [0, 1, 2].map(|i| i64::from(c[i] - o[i])))
+        .collect();
+    let cross = |u: &[i64; 3], v: &[i64; 3]| {
+        [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ]
+    };
+    // The normal of the first two independent differences; every difference must be
+    // perpendicular to it.
+    for (i, u) in d.iter().enumerate() {
+        for v in &d[i + 1..] {
+            let n = cross(u, v);
+            if n != [0; 3] {
+                return d
+                    .iter()
+                    .all(|w| n[0] * w[0] + n[1] * w[1] + n[2] * w[2] == 0);
+            }
+        }
+    }
+    true
+}
+
 /// The mirror image of `cells`.
 pub fn mirror(g: &dyn Geometry, cells: &[Coord]) -> Vec<Coord> {
     let r = g.reflection();
@@ -216,20 +261,32 @@ pub(crate) mod tests {
     /// Every polyform of `size` cells up to translation and `maps` (grown cell by cell
     /// from the cells of every kind at the origin), each by its canonical form.
     pub fn polyforms(g: &dyn Geometry, size: usize, maps: &[Map]) -> BTreeSet<Vec<Coord>> {
+        polyforms_by(g, size, &|_| maps.to_vec())
+    }
+
+    /// [`polyforms`] where the maps depend on the shape.
+    pub fn polyforms_by(
+        g: &dyn Geometry,
+        size: usize,
+        maps: &dyn Fn(&[Coord]) -> Vec<Map>,
+    ) -> BTreeSet<Vec<Coord>> {
         // A single triangle pointing down is one pointing up, turned.
-        let seeds = BTreeSet::from([canonical(g, &[[0, 0, 0]], maps)]);
+        let seeds = BTreeSet::from([canonical(g, &[[0, 0, 0]], &maps(&[[0, 0, 0]]))]);
         let mut level = seeds;
         for _ in 1..size {
             let mut next = BTreeSet::new();
-            for shape in &level {
-                for &c in shape {
+            // Grown from each shape and its mirror image: where the maps depend on the
+            // shape, a class's representative may be the mirror image of a part of
+            // some larger shape.
+            for shape in level.iter().flat_map(|s| [s.clone(), mirror(g, s)]) {
+                for &c in &shape {
                     for n in neighbours(g, c) {
                         if g.planar() && n[2] != 0 || shape.contains(&n) {
                             continue;
                         }
                         let mut grown = shape.clone();
                         grown.push(n);
-                        next.insert(canonical(g, &grown, maps));
+                        next.insert(canonical(g, &grown, &maps(&grown)));
                     }
                 }
             }

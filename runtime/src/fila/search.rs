@@ -282,7 +282,7 @@ impl<T: Tables> State<T> {
         avail: u64,
     ) {
         let open = !occ & t.full();
-        let mut candidates = fewest_open_neighbours(t, e, open);
+        let mut candidates = fewest_open_neighbours(t, open);
         let mut best_fits = u32::MAX;
         let mut best_set = 0;
         while candidates != T::Word::ZERO {
@@ -408,13 +408,14 @@ impl<T: Tables> State<T> {
     }
 }
 
-/// The open cells with the fewest open neighbours: by three bit-sliced counters (a full
-/// adder per direction) where the neighbour relations are shifts, else cell by cell.
+/// The open cells with the fewest open neighbours: by bit-sliced counters (a full adder
+/// per direction; three bits count up to 7 directions, four up to 15) where the neighbour
+/// relations are shifts, else cell by cell.
 #[inline(always)]
-fn fewest_open_neighbours<T: Tables>(t: T, e: &SetTable<'_, T::Word>, open: T::Word) -> T::Word {
+fn fewest_open_neighbours<T: Tables>(t: T, open: T::Word) -> T::Word {
     let zero = T::Word::ZERO;
     match t.shifts() {
-        Some(shifts) => {
+        Some(shifts) if shifts.len() < 8 => {
             let (mut b0, mut b1, mut b2) = (zero, zero, zero);
             for s in shifts {
                 let x = neighbours_in(s, open);
@@ -423,24 +424,30 @@ fn fewest_open_neighbours<T: Tables>(t: T, e: &SetTable<'_, T::Word>, open: T::W
                 b2 |= b1 & carry;
                 b1 ^= carry;
             }
-            let pick = |b: T::Word, on: bool| if on { b } else { !b };
-            for k in 0..=shifts.len() {
-                let class =
-                    open & pick(b2, k & 4 != 0) & pick(b1, k & 2 != 0) & pick(b0, k & 1 != 0);
-                if class != zero {
-                    return class;
-                }
+            fewest_class(open, &[b0, b1, b2], shifts.len())
+        }
+        Some(shifts) => {
+            let (mut b0, mut b1, mut b2, mut b3) = (zero, zero, zero, zero);
+            for s in shifts {
+                let x = neighbours_in(s, open);
+                let c0 = b0 & x;
+                b0 ^= x;
+                let c1 = b1 & c0;
+                b1 ^= c0;
+                b3 |= b2 & c1;
+                b2 ^= c1;
             }
-            zero
+            fewest_class(open, &[b0, b1, b2, b3], shifts.len())
         }
         None => {
+            let neighbours = t.pruning().neighbours;
             let mut fewest = u32::MAX;
             let mut candidates = zero;
             let mut rest = open;
             while rest != zero {
                 let c = rest.trailing_zeros() as usize;
                 rest = rest.clear_lowest();
-                let n = (e.context[c] & open).count_ones();
+                let n = (neighbours[c] & open).count_ones();
                 if n < fewest {
                     fewest = n;
                     candidates = zero;
@@ -452,6 +459,20 @@ fn fewest_open_neighbours<T: Tables>(t: T, e: &SetTable<'_, T::Word>, open: T::W
             candidates
         }
     }
+}
+
+/// The cells of `open` whose count, bit k of it in `bits[k]`, is the least (at most `most`).
+#[inline(always)]
+fn fewest_class<W: Word>(open: W, bits: &[W], most: usize) -> W {
+    for k in 0..=most {
+        let class = bits.iter().enumerate().fold(open, |class, (j, &b)| {
+            class & if k >> j & 1 != 0 { b } else { !b }
+        });
+        if class != W::ZERO {
+            return class;
+        }
+    }
+    W::ZERO
 }
 
 /// One block of a list walk, the entries `at..` of `list` (those from `stop` on are not
