@@ -323,3 +323,35 @@ pub fn listing(
         .collect();
     (sols, number(&map, "SOLUTIONS"), number(&map, "UNIQUE"))
 }
+
+/// `cells` cut into random connected pieces of 2 to 5 cells (fewer where a piece finds
+/// no room to grow), `touching` telling which cells are neighbours.
+pub fn random_cut<C: Ord + Copy>(
+    cells: &[C],
+    touching: impl Fn(C, C) -> bool,
+    rng: &mut SplitMix64,
+) -> Vec<Vec<C>> {
+    let mut free: BTreeSet<C> = cells.iter().copied().collect();
+    let mut pieces = Vec::new();
+    while !free.is_empty() {
+        let start = *free.iter().nth(rng.below(free.len())).unwrap();
+        let size = 2 + rng.below(4);
+        let mut piece = vec![start];
+        free.remove(&start);
+        while piece.len() < size {
+            let grow: Vec<C> = free
+                .iter()
+                .copied()
+                .filter(|&c| piece.iter().any(|&p| touching(p, c)))
+                .collect();
+            if grow.is_empty() {
+                break;
+            }
+            let c = *rng.pick(&grow);
+            free.remove(&c);
+            piece.push(c);
+        }
+        pieces.push(piece);
+    }
+    pieces
+}

@@ -1,7 +1,7 @@
 //! Tests of the generator and of the solvers it writes: the checked-in files are fresh,
 //! generation is deterministic and a fixed point of prettyplease, every generated
 //! executable and the run-time FILA engine agree with the dancing-links oracle and the
-//! published counts on every puzzle file, random small puzzles built into a crate that
+//! published counts on every puzzle file, random small puzzles (on every lattice) built into a crate that
 //! depends on the runtime alone agree with the oracle (and so does the run-time engine on
 //! them), and the trybuild UI cases (a solver that compiles, a broken puzzle that does
 //! not).
@@ -1076,6 +1076,19 @@ fn random_puzzles_agree_with_the_oracle() {
         .enumerate()
         .map(|(k, c)| case(c.label(k), c.text.clone(), None, Tails::Auto))
         .collect();
+    // Random puzzles on the other lattices (the plane's and space's own tests draw them).
+    let seed = RANDOM_SEED ^ 0x1a77_1ce5;
+    let others = crate::lattices::random_texts(seed)
+        .into_iter()
+        .chain(crate::space::random_texts(seed));
+    for (k, text) in others.enumerate() {
+        cases.push(case(
+            format!("random/lattice{k}.txt"),
+            text,
+            None,
+            Tails::Auto,
+        ));
+    }
     let file = |name: &str| {
         let path = root().join(format!("tests/puzzles/{name}.txt"));
         (format!("tests/puzzles/{name}.txt"), read(&path))

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 
-use crate::common::{number, orbits, CellSets, Draws, SplitMix64};
+use crate::common::{number, orbits, random_cut, CellSets, Draws, SplitMix64};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Plane {
@@ -231,28 +231,7 @@ fn random_puzzle(
         Plane::Triangular => (4 + rng.below(5) as i32, 2 + rng.below(2) as i32),
     };
     let board = Board::new(plane, xd, yd);
-    let mut free: BTreeSet<Cell> = board.cells.iter().copied().collect();
-    let mut pieces: Vec<Vec<Cell>> = Vec::new();
-    while !free.is_empty() {
-        let start = *free.iter().nth(rng.below(free.len())).unwrap();
-        let size = 2 + rng.below(4);
-        let mut piece = vec![start];
-        free.remove(&start);
-        while piece.len() < size {
-            let grow: Vec<Cell> = free
-                .iter()
-                .copied()
-                .filter(|&c| piece.iter().any(|&p| board.neighbours(p, c)))
-                .collect();
-            if grow.is_empty() {
-                break;
-            }
-            let c = *rng.pick(&grow);
-            free.remove(&c);
-            piece.push(c);
-        }
-        pieces.push(piece);
-    }
+    let pieces = random_cut(&board.cells, |a, b| board.neighbours(a, b), rng);
     let stationary = pieces.len() > 2 && rng.chance(3);
     let mut text = format!(
         "D:lattice={}:xDim={xd}:yDim={yd}:zDim=1{}\n",
@@ -276,6 +255,17 @@ fn random_puzzle(
     }
     text.push_str("~D\n");
     (text, [xd as usize, yd as usize, 1], names, fixed)
+}
+
+/// Random puzzles on the hexagonal and triangular lattices, as definition texts (`seed`
+/// draws them), for the generated solvers' test against the oracle.
+pub(crate) fn random_texts(seed: u64) -> Vec<String> {
+    let mut rng = SplitMix64::new(seed);
+    [Plane::Hexagonal, Plane::Triangular]
+        .into_iter()
+        .flat_map(|plane| [false, true].map(|one_side| (plane, one_side)))
+        .map(|(plane, one_side)| random_puzzle(plane, &mut rng, one_side).0)
+        .collect()
 }
 
 fn check_random(plane: Plane, seed: u64, one_side: bool) {

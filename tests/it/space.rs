@@ -19,7 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 
 use crate::common::{
-    listing, number, orbits, report, run_fila, stderr, stdout, CellSets, Draws, SplitMix64,
+    listing, number, orbits, random_cut, report, run_fila, stderr, stdout, CellSets, Draws,
+    SplitMix64,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,32 +276,9 @@ fn definition(
     text
 }
 
-/// `board` cut into random connected pieces of 2 to 5 cells (fewer where a piece finds
-/// no room to grow).
+/// `board` cut into random connected pieces.
 fn cut(board: &Board, rng: &mut SplitMix64) -> Vec<Vec<Cell>> {
-    let mut free: BTreeSet<Cell> = board.cells.iter().copied().collect();
-    let mut pieces = Vec::new();
-    while !free.is_empty() {
-        let start = *free.iter().nth(rng.below(free.len())).unwrap();
-        let size = 2 + rng.below(4);
-        let mut piece = vec![start];
-        free.remove(&start);
-        while piece.len() < size {
-            let grow: Vec<Cell> = free
-                .iter()
-                .copied()
-                .filter(|&c| piece.iter().any(|&p| board.touching(p, c)))
-                .collect();
-            if grow.is_empty() {
-                break;
-            }
-            let c = *rng.pick(&grow);
-            free.remove(&c);
-            piece.push(c);
-        }
-        pieces.push(piece);
-    }
-    pieces
+    random_cut(&board.cells, |a, b| board.touching(a, b), rng)
 }
 
 /// A random board on `space` and the box it is drawn in: for the balls a square pyramid,
@@ -366,10 +344,15 @@ fn random_board(space: Space, rng: &mut SplitMix64, one_side: bool) -> (Board, [
     (Board { space, cells }, dims)
 }
 
-fn check_random(space: Space, seed: u64, one_side: bool) {
-    let mut rng = SplitMix64::new(seed);
-    let (board, dims) = random_board(space, &mut rng, one_side);
-    let pieces = cut(&board, &mut rng);
+/// A random puzzle on `space` (the board, its box, its pieces, and whether the first
+/// piece is stationary).
+fn random_puzzle(
+    space: Space,
+    rng: &mut SplitMix64,
+    one_side: bool,
+) -> (Board, [usize; 3], Vec<Vec<Cell>>, bool, String) {
+    let (board, dims) = random_board(space, rng, one_side);
+    let pieces = cut(&board, rng);
     let stationary = pieces.len() > 2 && rng.chance(3);
     let text = definition(
         space.name(),
@@ -379,6 +362,23 @@ fn check_random(space: Space, seed: u64, one_side: bool) {
         stationary,
         one_side,
     );
+    (board, dims, pieces, stationary, text)
+}
+
+/// Random puzzles on the packed spheres and the prisms, as definition texts (`seed`
+/// draws them), for the generated solvers' test against the oracle.
+pub(crate) fn random_texts(seed: u64) -> Vec<String> {
+    let mut rng = SplitMix64::new(seed);
+    [Space::Spheres, Space::Prisms]
+        .into_iter()
+        .flat_map(|space| [false, false, true].map(|one_side| (space, one_side)))
+        .map(|(space, one_side)| random_puzzle(space, &mut rng, one_side).4)
+        .collect()
+}
+
+fn check_random(space: Space, seed: u64, one_side: bool) {
+    let (board, dims, pieces, stationary, text) =
+        random_puzzle(space, &mut SplitMix64::new(seed), one_side);
     let mut fixed: Vec<String> = vec!["*".to_string()];
     if stationary {
         fixed.push("P0".to_string());
