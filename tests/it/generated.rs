@@ -1,10 +1,10 @@
 //! Tests of the generator and of the solvers it writes: the checked-in files are fresh,
 //! generation is deterministic and a fixed point of prettyplease, every generated
 //! executable and the run-time FILA engine agree with the dancing-links oracle and the
-//! published counts on every puzzle file, random small puzzles (on every lattice) built into a crate that
-//! depends on the runtime alone agree with the oracle (and so does the run-time engine on
-//! them), and the trybuild UI cases (a solver that compiles, a broken puzzle that does
-//! not).
+//! published counts on every puzzle file, random small puzzles (on every lattice) built
+//! into a crate that depends on the runtime alone agree with the oracle (and so does the
+//! run-time engine on them), and the trybuild UI cases (a solver that compiles, a broken
+//! puzzle that does not).
 
 use std::collections::BTreeMap;
 use std::io::Read;
