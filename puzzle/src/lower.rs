@@ -643,7 +643,7 @@ fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
                         .filter(|&&i| masks[i].bit_at(u32::from(d)) != 0)
                         .count()
                 };
-                n.sort_by_key(|&d| (std::cmp::Reverse(covered(d)), d.abs_diff(c as u16)));
+                n.sort_by_cached_key(|&d| (std::cmp::Reverse(covered(d)), d.abs_diff(c as u16)));
                 n.truncate(E_CONTEXT_CELLS);
             }
             n.sort_unstable();

@@ -355,3 +355,26 @@ pub fn random_cut<C: Ord + Copy>(
     }
     pieces
 }
+
+/// The whole listing (`listing`) by both engines, which must list the same solutions,
+/// each once, with the same counts, and at least one (a puzzle cut from its board has
+/// one): the FILA engine's listing and its UNIQUE.
+pub fn listed_alike(
+    text: &str,
+    dims: [usize; 3],
+    stationary: &[String],
+) -> (Vec<CellSets<[i32; 3]>>, u64) {
+    let (fila, all, unique) = listing(text, dims, stationary, &["--engine", "fila"]);
+    let (dlx, dlx_all, dlx_unique) = listing(text, dims, stationary, &["--engine", "dlx"]);
+    let (a, b): (BTreeSet<_>, BTreeSet<_>) = (fila.iter().collect(), dlx.iter().collect());
+    assert_eq!(a, b, "the engines list different solutions:\n{text}");
+    assert_eq!((all, unique), (dlx_all, dlx_unique), "{text}");
+    assert!(
+        all >= 1,
+        "a puzzle cut from its board has a solution:\n{text}"
+    );
+    // Copies make solutions that differ only by swapping them: the listing counts those
+    // once, as the set of cell sets does.
+    assert_eq!(a.len() as u64, all, "{text}");
+    (fila, unique)
+}
