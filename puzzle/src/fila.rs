@@ -34,7 +34,15 @@ pub struct Defaults {
 /// there). No tuned solver kept the volume or parity backtracks.
 pub fn defaults(puzzle: &Puzzle) -> Defaults {
     let f_from = lower::default_f_from(puzzle);
-    if f_from >= puzzle.mobile_pieces() {
+    if lower::beyond_limits(puzzle).is_some() {
+        // Dancing links solves it, with its own defaults: the volume filter would cost
+        // a search of the box per image before the puzzle is even refused or run.
+        Defaults {
+            f_from,
+            volume_filter: false,
+            why: "beyond the FILA engine's limits: dancing links, without -V",
+        }
+    } else if f_from >= puzzle.mobile_pieces() {
         let connected = puzzle.pieces_connected();
         Defaults {
             f_from,

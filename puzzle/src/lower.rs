@@ -280,6 +280,31 @@ pub fn default_f_from(puzzle: &Puzzle) -> usize {
     }
 }
 
+/// Why `puzzle` is beyond the FILA solvers whatever the images (which the volume filter
+/// may thin): more open cells than the widest word, more than 63 pieces or 64 shapes.
+pub fn beyond_limits(puzzle: &Puzzle) -> Option<Unsupported> {
+    if puzzle.cells.len() > Mask::BITS {
+        return Some(Unsupported(format!(
+            "the puzzle has {} open cells; FILA solvers handle at most {} (`fila solve --engine dlx` has no limit)",
+            puzzle.cells.len(),
+            Mask::BITS
+        )));
+    }
+    if puzzle.mobile_pieces() > 63 {
+        return Some(Unsupported(format!(
+            "the puzzle has {} pieces; FILA solvers place at most 63",
+            puzzle.mobile_pieces()
+        )));
+    }
+    if puzzle.shapes.len() > 64 {
+        return Some(Unsupported(format!(
+            "the puzzle has {} distinct shapes; FILA solvers handle at most 64",
+            puzzle.shapes.len()
+        )));
+    }
+    None
+}
+
 /// Lowers `puzzle` to the IR of a FILA solver with POF and NOF that uses the F heuristic
 /// when `options.f_from` or fewer pieces are left, and the E heuristic before. The E
 /// stage is built when it is used, or always with `options.e_stage` (so that `--f-from`
@@ -287,40 +312,22 @@ pub fn default_f_from(puzzle: &Puzzle) -> usize {
 /// `options.word_bits` wide; the search hands over to the narrower solvers of
 /// `options.tails`.
 pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
+    if let Some(why) = beyond_limits(puzzle) {
+        return Err(why);
+    }
     let cells = puzzle.cells.len();
     let word_bits = options.word_bits;
     // Wider boxes use several 64-bit limbs, up to the generator's own masks.
-    let word = match word_for(cells.max(word_bits)) {
-        Some(word) => word,
-        None if cells <= Mask::BITS => {
-            return Err(Unsupported(format!(
-                "--word-bits {word_bits}: words are at most {} bits wide",
-                Mask::BITS
-            )))
-        }
-        None => {
-            return Err(Unsupported(format!(
-                "the puzzle has {cells} open cells; FILA solvers handle at most {} (`fila solve --engine dlx` has no limit)",
-                Mask::BITS
-            )))
-        }
-    };
-    if puzzle.mobile_pieces() > 63 {
+    let Some(word) = word_for(cells.max(word_bits)) else {
         return Err(Unsupported(format!(
-            "the puzzle has {} pieces; FILA solvers place at most 63",
-            puzzle.mobile_pieces()
+            "--word-bits {word_bits}: words are at most {} bits wide",
+            Mask::BITS
         )));
-    }
+    };
     if puzzle.images.len() > u16::MAX as usize {
         return Err(Unsupported(format!(
             "the puzzle has {} images; FILA solvers handle at most 65535",
             puzzle.images.len()
-        )));
-    }
-    if puzzle.shapes.len() > 64 {
-        return Err(Unsupported(format!(
-            "the puzzle has {} distinct shapes; FILA solvers handle at most 64",
-            puzzle.shapes.len()
         )));
     }
     let masks: Vec<Mask> = puzzle
