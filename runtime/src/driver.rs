@@ -12,6 +12,7 @@ use crate::estimate;
 use crate::info::PuzzleInfo;
 use crate::options::Options;
 use crate::output::Stats;
+use crate::picture::Pictures;
 use crate::plan::{Plan, UsageError};
 use crate::progress::Progress;
 use crate::report::{self, Summary};
@@ -54,7 +55,18 @@ pub fn run(
     let todo = beginning.left_to_search(&partition);
     let resumed = beginning.resumed;
 
-    let shared = SharedRun::new(info, &plan, options, beginning.tally.solutions, out);
+    let pictures = match &options.svg {
+        Some(path) => Some(Pictures::new(info, path, options.labels).map_err(UsageError)?),
+        None => None,
+    };
+    let shared = SharedRun::new(
+        info,
+        &plan,
+        options,
+        beginning.tally.solutions,
+        out,
+        pictures,
+    );
     let totals = Mutex::new(Totals::new(beginning, progress, options.checkpoint_every));
     workers.map(&todo, |search, k| {
         search_subtree(&shared, &totals, search, &partition.subtrees[k], k);
@@ -77,7 +89,7 @@ pub fn run(
     let text = options
         .info
         .then(|| report::format_info(info, &plan, options, &summary, partition.mine.len()));
-    shared.finish_listing(text.as_deref());
+    shared.finish_listing(text.as_deref()).map_err(UsageError)?;
     Ok(summary)
 }
 
@@ -91,9 +103,14 @@ fn run_estimate(
     sampled: usize,
     out: &mut (dyn Write + Send),
 ) -> Result<Summary, UsageError> {
-    if options.shard.is_some() || options.checkpoint.is_some() || options.resume.is_some() {
+    if options.shard.is_some()
+        || options.checkpoint.is_some()
+        || options.resume.is_some()
+        || options.svg.is_some()
+    {
         return Err(UsageError(
-            "--estimate runs on its own, without --shard, --checkpoint or --resume".to_string(),
+            "--estimate runs on its own, without --shard, --checkpoint, --resume or --svg"
+                .to_string(),
         ));
     }
     let start = Instant::now();

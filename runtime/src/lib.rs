@@ -9,7 +9,8 @@
 //!    the eight-lane tests generated code uses.
 //! 2. `info`: what a solver tells the runtime about its puzzle.
 //! 3. `options`: the command line.
-//! 4. `output`: the solution layout and the statistics per level.
+//! 4. `output`: the solution layout and the statistics per level; `picture`: solutions
+//!    drawn as SVG.
 //! 5. `symmetry`: the canonical check.
 //! 6. `progress`: the progress display.
 //! 7. `plan`: the options resolved against the solver ([`Plan`](plan::Plan),
@@ -36,6 +37,7 @@ pub mod lanes;
 pub mod merge;
 pub mod options;
 pub mod output;
+pub mod picture;
 pub mod plan;
 pub mod progress;
 pub mod report;
@@ -80,6 +82,7 @@ mod layering {
         ("info", include_str!("info.rs")),
         ("options", include_str!("options.rs")),
         ("output", include_str!("output.rs")),
+        ("picture", include_str!("picture.rs")),
         ("symmetry", include_str!("symmetry.rs")),
         ("progress", include_str!("progress.rs")),
         ("plan", include_str!("plan.rs")),

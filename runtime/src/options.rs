@@ -127,6 +127,17 @@ pub struct Options {
           default_value = "false", default_missing_value = "true", value_parser = parse_flag)]
     pub unique: bool,
 
+    /// Draw each solution listed: FILE.svg holds them all, one below the other; any other
+    /// name is a directory with one picture per solution (NAME_000001.svg, ...). Works
+    /// with -q too
+    #[arg(long, value_name = "FILE.svg|DIR")]
+    pub svg: Option<std::path::PathBuf>,
+
+    /// Write each piece's name on it in the pictures
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_value = "false", default_missing_value = "true", value_parser = parse_flag)]
+    pub labels: bool,
+
     /// Stop after this many solutions
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,

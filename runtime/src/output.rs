@@ -10,22 +10,7 @@ use crate::info::{PuzzleInfo, Slot};
 /// right of the row below it.
 pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut String) {
     let [xd, yd, zd] = info.dims;
-    // Which piece covers each open cell: copies of a shape are named in definition order,
-    // by the least cell of each image, so the listing does not depend on search order.
-    let mut by_shape: Vec<Vec<u16>> = vec![Vec::new(); info.shape_pieces.len()];
-    for &i in placed {
-        by_shape[info.images[i as usize].shape as usize].push(i);
-    }
-    let mut owner = vec![u16::MAX; info.cells()];
-    for (s, images) in by_shape.iter_mut().enumerate() {
-        images.sort_by_key(|&i| info.images[i as usize].cells[0]);
-        for (k, &i) in images.iter().enumerate() {
-            let piece = info.shape_pieces[s].get(k).copied().unwrap_or(u16::MAX);
-            for &c in &info.images[i as usize].cells {
-                owner[c as usize] = piece;
-            }
-        }
-    }
+    let owner = owners(info, placed);
     let width = info
         .piece_names
         .iter()
@@ -44,10 +29,7 @@ pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut Stri
                 out.push_str(", ");
             }
             for x in 0..xd {
-                let piece = match info.grid[x + xd * (y + yd * z)] {
-                    Slot::Open(c) => owner[c as usize],
-                    Slot::Stationary(p) => p,
-                };
+                let piece = owner[x + xd * (y + yd * z)];
                 let name = info
                     .piece_names
                     .get(piece as usize)
@@ -58,6 +40,37 @@ pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut Stri
         }
         out.push('\n');
     }
+}
+
+/// The owner of a position no piece covers.
+pub const NOBODY: u16 = u16::MAX;
+
+/// The piece covering each position of the box (`x + X*(y + Y*z)`) in the solution
+/// `placed`, an index into `info.piece_names` ([`NOBODY`] where no piece is placed).
+/// Copies of a shape are named in definition order, by the least cell of each image, so
+/// that the listing does not depend on the search's order.
+pub fn owners(info: &PuzzleInfo, placed: &[u16]) -> Vec<u16> {
+    let mut by_shape: Vec<Vec<u16>> = vec![Vec::new(); info.shape_pieces.len()];
+    for &i in placed {
+        by_shape[info.images[i as usize].shape as usize].push(i);
+    }
+    let mut of_cell = vec![NOBODY; info.cells()];
+    for (s, images) in by_shape.iter_mut().enumerate() {
+        images.sort_by_key(|&i| info.images[i as usize].cells[0]);
+        for (k, &i) in images.iter().enumerate() {
+            let piece = info.shape_pieces[s].get(k).copied().unwrap_or(NOBODY);
+            for &c in &info.images[i as usize].cells {
+                of_cell[c as usize] = piece;
+            }
+        }
+    }
+    info.grid
+        .iter()
+        .map(|slot| match *slot {
+            Slot::Open(c) => of_cell[c as usize],
+            Slot::Stationary(p) => p,
+        })
+        .collect()
 }
 
 /// Statistics per number of pieces left to place (index 0 unused).

@@ -8,7 +8,8 @@ use std::sync::Mutex;
 
 use crate::info::{Pruning, PuzzleInfo};
 use crate::options::Options;
-use crate::output::{format_solution, Stats};
+use crate::output::{format_solution, owners, Stats};
+use crate::picture::Pictures;
 use crate::plan::Plan;
 use crate::symmetry::Canonical;
 
@@ -38,6 +39,10 @@ struct Listing<'a> {
     accepted: u64,
     /// `None` for a silent run, which never lists.
     out: Option<&'a mut (dyn Write + Send)>,
+    /// Where the solutions are drawn (`--svg`).
+    pictures: Option<Pictures<'a>>,
+    /// Why the pictures stopped, when they could not be written.
+    error: Option<String>,
 }
 
 /// What every thread of one run shares: the plan, the listing, and whether to stop.
@@ -45,6 +50,8 @@ pub(crate) struct SharedRun<'a> {
     info: &'a PuzzleInfo,
     plan: &'a Plan<'a>,
     quiet: bool,
+    /// Whether solutions are drawn.
+    drawn: bool,
     unique_only: bool,
     limit: Option<u64>,
     stop: AtomicBool,
@@ -58,35 +65,42 @@ impl<'a> SharedRun<'a> {
             info,
             plan,
             quiet: true,
+            drawn: false,
             unique_only: false,
             limit: None,
             stop: AtomicBool::new(false),
             listing: Mutex::new(Listing {
                 accepted: 0,
                 out: None,
+                pictures: None,
+                error: None,
             }),
         }
     }
 
-    /// The state of a run of `options` that lists to `out`, numbering on from
-    /// `accepted` (what a resumed run's checkpoint counted).
+    /// The state of a run of `options` that lists to `out` and draws to `pictures`,
+    /// numbering on from `accepted` (what a resumed run's checkpoint counted).
     pub(crate) fn new(
         info: &'a PuzzleInfo,
         plan: &'a Plan<'a>,
         options: &Options,
         accepted: u64,
         out: &'a mut (dyn Write + Send),
+        pictures: Option<Pictures<'a>>,
     ) -> SharedRun<'a> {
         SharedRun {
             info,
             plan,
             quiet: options.quiet,
+            drawn: pictures.is_some(),
             unique_only: options.unique,
             limit: options.limit,
             stop: AtomicBool::new(options.limit.is_some_and(|l| accepted >= l)),
             listing: Mutex::new(Listing {
                 accepted,
                 out: Some(out),
+                pictures,
+                error: None,
             }),
         }
     }
@@ -96,15 +110,24 @@ impl<'a> SharedRun<'a> {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Ends the listing: writes `after` (the `-i` block) below the solutions, and flushes.
-    /// A reader that went away is not an error here: nothing more can be said to it.
-    pub(crate) fn finish_listing(&self, after: Option<&str>) {
+    /// Ends the listing: writes `after` (the `-i` block) below the solutions, flushes,
+    /// and writes the pictures still to be written. A reader that went away is not an
+    /// error here (nothing more can be said to it); pictures that could not be written
+    /// are.
+    pub(crate) fn finish_listing(&self, after: Option<&str>) -> Result<(), String> {
         let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(out) = listing.out.as_mut() {
             if let Some(text) = after {
                 let _ = out.write_all(text.as_bytes());
             }
             let _ = out.flush();
+        }
+        if let Some(error) = listing.error.take() {
+            return Err(error);
+        }
+        match listing.pictures.take() {
+            Some(pictures) => pictures.finish(),
+            None => Ok(()),
         }
     }
 }
@@ -198,7 +221,7 @@ impl<'a> Context<'a> {
         if shared.unique_only && !unique {
             return true;
         }
-        if shared.quiet && shared.limit.is_none() {
+        if shared.quiet && shared.limit.is_none() && !shared.drawn {
             // Nothing to write and nothing to stop at: no need to take the lock.
             self.solutions += 1;
             self.unique += u64::from(unique);
@@ -217,6 +240,13 @@ impl<'a> Context<'a> {
             format_solution(self.info, listing.accepted, placed, &mut self.text);
             if out.write_all(self.text.as_bytes()).is_err() {
                 // The reader went away (a closed pipe): nothing more can be said.
+                shared.stop.store(true, Ordering::Relaxed);
+                return false;
+            }
+        }
+        if let Some(pictures) = listing.pictures.as_mut() {
+            if let Err(error) = pictures.add(listing.accepted, owners(self.info, placed)) {
+                listing.error = Some(error);
                 shared.stop.store(true, Ordering::Relaxed);
                 return false;
             }

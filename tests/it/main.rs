@@ -10,6 +10,7 @@ mod lanes;
 mod lattices;
 mod orbits;
 mod parallel;
+mod pictures;
 mod pruning;
 mod solve;
 mod space;

@@ -1,0 +1,815 @@
+//! Pictures of solutions, as SVG: each piece filled with a colour of its own, thick
+//! outlines between pieces and thin grid lines within them, drawn from the lattice's own
+//! cells (squares, hexagons, triangles, balls).
+//!
+//! A picture shows the layers side by side, as the text layout does (layer z = 0 on the
+//! left, y up), and for a box more than one layer deep an exploded isometric view of the
+//! same layers below them: each layer lifted off the one beneath, so that no piece is
+//! hidden. Stationary cells are shaded grey. Units: one cell edge is [`UNIT`] pixels.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::{Path as FilePath, PathBuf};
+
+use svg::node::element::path::Data;
+use svg::node::element::{Circle, Group, Path, Rectangle, Text, Title};
+use svg::Document;
+
+use crate::info::{Lattice, PuzzleInfo, Slot};
+use crate::output::NOBODY;
+
+/// Pixels per cell edge.
+pub const UNIT: f64 = 24.0;
+/// The colour of the outlines between pieces.
+pub const OUTLINE: Rgb = Rgb(0x1a, 0x1a, 0x1a);
+/// The fill of stationary cells.
+pub const STATIONARY: Rgb = Rgb(0xc8, 0xc8, 0xc8);
+/// The fill of a cell no piece covers (in a partial listing).
+pub const EMPTY: Rgb = Rgb(0xff, 0xff, 0xff);
+/// The width of the outlines between pieces and of the grid lines within them, in cell
+/// edges.
+pub const THICK: f64 = 0.16;
+pub const THIN: f64 = 0.03;
+/// The space between two layers, in cell edges.
+const GAP: f64 = 1.0;
+
+/// A colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// `#rrggbb`.
+    pub fn hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+
+    /// Darker by `f` (0 black, 1 the colour itself), for shaded faces.
+    fn shade(self, f: f64) -> Rgb {
+        let s = |c: u8| (f64::from(c) * f).round() as u8;
+        Rgb(s(self.0), s(self.1), s(self.2))
+    }
+}
+
+/// Kenneth Kelly's colours of maximum contrast, without white, black, grey and the dark
+/// olive green (too close to the outlines): the first pieces of a puzzle take them.
+const KELLY: [Rgb; 18] = [
+    Rgb(0xf3, 0xc3, 0x00),
+    Rgb(0x87, 0x56, 0x92),
+    Rgb(0xf3, 0x84, 0x00),
+    Rgb(0xa1, 0xca, 0xf1),
+    Rgb(0xbe, 0x00, 0x32),
+    Rgb(0xc2, 0xb2, 0x80),
+    Rgb(0x00, 0x88, 0x56),
+    Rgb(0xe6, 0x8f, 0xac),
+    Rgb(0x00, 0x67, 0xa5),
+    Rgb(0xf9, 0x93, 0x79),
+    Rgb(0x60, 0x4e, 0x97),
+    Rgb(0xf6, 0xa6, 0x00),
+    Rgb(0xb3, 0x44, 0x6c),
+    Rgb(0xdc, 0xd3, 0x00),
+    Rgb(0x88, 0x2d, 0x17),
+    Rgb(0x8d, 0xb6, 0x00),
+    Rgb(0x65, 0x45, 0x22),
+    Rgb(0xe2, 0x58, 0x22),
+];
+
+/// The colour of the mobile piece `piece` (its index among the puzzle's pieces), the same
+/// in every solution and every run: Kelly's colours first, then hues a golden angle
+/// apart, alternately lighter and darker.
+pub fn piece_colour(piece: usize) -> Rgb {
+    if let Some(&c) = KELLY.get(piece) {
+        return c;
+    }
+    let k = piece - KELLY.len();
+    let hue = (k as f64 * 137.507_764) % 360.0;
+    let light = [0.55, 0.40][(k / 7) & 1];
+    hsl(hue, 0.65, light)
+}
+
+fn hsl(hue: f64, s: f64, l: f64) -> Rgb {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let h = hue / 60.0;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let v = |t: f64| ((t + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    Rgb(v(r), v(g), v(b))
+}
+
+/// A point in cell edges, y up.
+type Point = (f64, f64);
+
+/// What a cell is drawn as in its layer.
+#[derive(Clone, Debug)]
+enum Outline {
+    Polygon(Vec<Point>),
+    Ball(Point),
+}
+
+/// The radius of a ball, in cell edges (balls in a layer are one edge apart).
+const BALL: f64 = 0.42;
+
+const SQRT3: f64 = 1.732_050_807_568_877_2;
+
+/// The cell at `(x, y, z)` in its layer's own coordinates (cell edges, y up).
+fn outline(lattice: Lattice, [x, y, z]: [usize; 3]) -> Outline {
+    let (xf, yf, zf) = (x as f64, y as f64, z as f64);
+    match lattice {
+        Lattice::Cubic => Outline::Polygon(vec![
+            (xf, yf),
+            (xf + 1.0, yf),
+            (xf + 1.0, yf + 1.0),
+            (xf, yf + 1.0),
+        ]),
+        Lattice::Hexagonal | Lattice::Prisms => {
+            // Pointy-topped hexagons one edge across their flats, corners counter-clockwise
+            // from the top; row y+1 half a hexagon to the right of row y.
+            let (cx, cy) = (xf + yf / 2.0, yf * SQRT3 / 2.0);
+            let r = 1.0 / SQRT3;
+            Outline::Polygon(
+                (0..6)
+                    .map(|k| {
+                        let a = std::f64::consts::FRAC_PI_3 * k as f64;
+                        (cx - r * a.sin(), cy + r * a.cos())
+                    })
+                    .collect(),
+            )
+        }
+        Lattice::Triangular => {
+            // Triangles with unit sides; row y+1 one triangle (half a side) to the right.
+            let a = (xf + yf) / 2.0;
+            let h = SQRT3 / 2.0;
+            let (bottom, top) = (yf * h, (yf + 1.0) * h);
+            if x % 2 == 0 {
+                Outline::Polygon(vec![(a, bottom), (a + 1.0, bottom), (a + 0.5, top)])
+            } else {
+                Outline::Polygon(vec![(a, top), (a + 0.5, bottom), (a + 1.0, top)])
+            }
+        }
+        // A ball sits over the middle of the four below it.
+        Lattice::Spheres => Outline::Ball((xf + zf / 2.0 + 0.5, yf + zf / 2.0 + 0.5)),
+    }
+}
+
+/// The centre of an outline.
+fn centre(o: &Outline) -> Point {
+    match o {
+        Outline::Polygon(p) => {
+            let n = p.len() as f64;
+            let (sx, sy) = p.iter().fold((0.0, 0.0), |(a, b), &(x, y)| (a + x, b + y));
+            (sx / n, sy / n)
+        }
+        Outline::Ball(c) => *c,
+    }
+}
+
+fn bounds(o: &Outline) -> [f64; 4] {
+    match o {
+        Outline::Polygon(p) => p.iter().fold(
+            [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
+            |[a, b, c, d], &(x, y)| [a.min(x), b.min(y), c.max(x), d.max(y)],
+        ),
+        Outline::Ball((x, y)) => [x - 0.5, y - 0.5, x + 0.5, y + 0.5],
+    }
+}
+
+/// An edge's key: its ends in thousandths of an edge, in order, so that the two cells on
+/// either side of an edge find it alike.
+fn edge_key(a: Point, b: Point) -> EdgeKey {
+    let k = |(x, y): Point| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
+    let (a, b) = (k(a), k(b));
+    if a <= b {
+        [a, b]
+    } else {
+        [b, a]
+    }
+}
+
+/// The drawing of one puzzle's solutions: where each cell goes, computed once.
+pub struct Picture<'a> {
+    info: &'a PuzzleInfo,
+    /// Each position's outline in its layer's coordinates.
+    outlines: Vec<Outline>,
+    /// The extent of one layer: min x, min y, max x, max y.
+    layer: [f64; 4],
+    /// The pixel size of the layers view.
+    layers_size: (f64, f64),
+    /// The exploded isometric view, for a box more than one layer deep: the faces of
+    /// each shown cell, back to front, and their extent in projected cell edges (min x,
+    /// min y, max x, max y, y up).
+    iso: Option<IsoView>,
+    /// How high each layer is lifted in the isometric view: enough for its sides to
+    /// clear the top of the layer below.
+    lifts: Vec<f64>,
+    /// Write each piece's name on it.
+    pub labels: bool,
+}
+
+/// The faces of each cell the isometric view shows, back to front, and their extent.
+type IsoView = (Vec<(usize, Vec<Face>)>, [f64; 4]);
+
+/// An edge of a cell (its ends, by [`edge_key`]).
+type EdgeKey = [(i64, i64); 2];
+
+/// The margin around a view, and the height of a picture's title, in cell edges.
+const MARGIN: f64 = 0.5;
+const TITLE: f64 = 0.9;
+
+impl<'a> Picture<'a> {
+    pub fn new(info: &'a PuzzleInfo) -> Picture<'a> {
+        let [xd, yd, zd] = info.dims;
+        let outlines: Vec<Outline> = (0..info.grid.len())
+            .map(|p| outline(info.lattice, [p % xd, (p / xd) % yd, p / (xd * yd)]))
+            .collect();
+        let layer = outlines.iter().map(bounds).fold(
+            [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
+            |[a, b, c, d], [e, f, g, h]| [a.min(e), b.min(f), c.max(g), d.max(h)],
+        );
+        let (w, h) = (layer[2] - layer[0], layer[3] - layer[1]);
+        let layers_size = (
+            (zd as f64 * w + (zd.saturating_sub(1)) as f64 * GAP + 2.0 * MARGIN) * UNIT,
+            (h + 2.0 * MARGIN) * UNIT,
+        );
+        let mut picture = Picture {
+            info,
+            outlines,
+            layer,
+            layers_size,
+            iso: None,
+            lifts: Vec::new(),
+            labels: false,
+        };
+        picture.lifts = picture.layer_lifts();
+        if zd > 1 {
+            let cells = picture.iso_cells();
+            let extent = cells
+                .iter()
+                .flat_map(|(_, faces)| faces.iter().flat_map(|f| f.points.iter()))
+                .fold(
+                    [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
+                    |[a, b, c, d], &(x, y)| [a.min(x), b.min(y), c.max(x), d.max(y)],
+                );
+            picture.iso = Some((cells, extent));
+        }
+        picture
+    }
+
+    /// The size of the whole picture in pixels.
+    pub fn size(&self) -> (f64, f64) {
+        let (w, h) = self.layers_size;
+        match self.iso {
+            None => (w, h),
+            Some((_, [x0, y0, x1, y1])) => (
+                w.max((x1 - x0 + 2.0 * MARGIN) * UNIT),
+                h + (y1 - y0 + 2.0 * MARGIN) * UNIT,
+            ),
+        }
+    }
+
+    /// Where a point of layer z's own coordinates is in the picture, in pixels (y down).
+    fn to_pixels(&self, z: usize, (x, y): Point) -> Point {
+        let [x0, _, x1, y1] = self.layer;
+        let left = MARGIN + z as f64 * (x1 - x0 + GAP);
+        ((left + x - x0) * UNIT, (MARGIN + y1 - y) * UNIT)
+    }
+
+    fn layer_of(&self, position: usize) -> usize {
+        position / (self.info.dims[0] * self.info.dims[1])
+    }
+
+    /// The centre of a position's cell in the layers view of a [`Picture::document`], in
+    /// pixels (y down).
+    pub fn cell_centre(&self, position: usize) -> Point {
+        let (x, y) = self.layer_centre(position);
+        (x, y + TITLE * UNIT)
+    }
+
+    /// The centre of a position's cell in the layers view, below the title.
+    fn layer_centre(&self, position: usize) -> Point {
+        self.to_pixels(self.layer_of(position), centre(&self.outlines[position]))
+    }
+
+    /// The middle of the top of a position's cell (of a ball, its middle) in the
+    /// isometric view of a [`Picture::document`], in pixels (y down), if it is drawn
+    /// there.
+    pub fn iso_top_centre(&self, position: usize) -> Option<Point> {
+        let (_, extent) = self.iso.as_ref()?;
+        if !self.shown(position) {
+            return None;
+        }
+        let o = &self.outlines[position];
+        let up = if matches!(o, Outline::Ball(_)) {
+            0.0
+        } else {
+            1.0
+        };
+        let (x, y) = centre(o);
+        let point = project((x, y, self.lifts[self.layer_of(position)] + up));
+        let (px, py) = self.iso_pixels(extent, point);
+        Some((px, py + TITLE * UNIT))
+    }
+
+    /// Where a point of the isometric projection is in the picture, below the title.
+    fn iso_pixels(&self, extent: &[f64; 4], (x, y): Point) -> Point {
+        let [x0, _, _, y1] = *extent;
+        (
+            (MARGIN + x - x0) * UNIT,
+            self.layers_size.1 + (MARGIN + y1 - y) * UNIT,
+        )
+    }
+
+    /// The fill of a cell whose owner is `owner` (a piece index, or [`NOBODY`]).
+    pub fn fill(&self, owner: u16) -> Rgb {
+        match owner {
+            NOBODY => EMPTY,
+            p if self.is_stationary(p) => STATIONARY,
+            p => piece_colour(p as usize),
+        }
+    }
+
+    fn is_stationary(&self, piece: u16) -> bool {
+        self.info.shape_pieces.iter().all(|s| !s.contains(&piece))
+    }
+
+    /// The picture of one solution, as an SVG document: `owners` holds the piece covering
+    /// each position (as [`owners`](crate::output::owners) gives it), `title` is written
+    /// above.
+    pub fn document(&self, owners: &[u16], title: &str) -> Document {
+        let (w, h) = self.framed_size();
+        Document::new()
+            .set("width", w)
+            .set("height", h)
+            .set("viewBox", (0.0, 0.0, w, h))
+            .add(Title::new(title))
+            .add(self.framed(owners, title))
+    }
+
+    /// The size of [`Picture::framed`]: the picture with its title.
+    pub fn framed_size(&self) -> (f64, f64) {
+        let (w, h) = self.size();
+        (w, h + TITLE * UNIT)
+    }
+
+    /// One solution on a white ground, its title above it.
+    pub fn framed(&self, owners: &[u16], title: &str) -> Group {
+        let (w, h) = self.framed_size();
+        let body = Group::new()
+            .set("transform", format!("translate(0 {})", TITLE * UNIT))
+            .add(self.layers(owners));
+        let body = match &self.iso {
+            Some(iso) => body.add(self.isometric(iso, owners)),
+            None => body,
+        };
+        Group::new()
+            .add(
+                Rectangle::new()
+                    .set("width", w)
+                    .set("height", h)
+                    .set("fill", "white"),
+            )
+            .add(
+                Text::new(title)
+                    .set("x", MARGIN * UNIT)
+                    .set("y", 0.7 * UNIT)
+                    .set("font-family", "sans-serif")
+                    .set("font-size", 0.55 * UNIT),
+            )
+            .add(body)
+    }
+
+    /// The layers side by side.
+    pub fn layers(&self, owners: &[u16]) -> Group {
+        let mut group = Group::new().set("class", "layers");
+        if self.info.lattice == Lattice::Spheres {
+            return group.add(self.balls(owners));
+        }
+        // The cells, then the grid lines within pieces, then the outlines between them:
+        // each edge is drawn once, by the cells on either side of it.
+        // Each edge: its ends, the owner of the first cell drawn with it, and whether it is
+        // an outline.
+        let mut edges: HashMap<EdgeKey, (Point, Point, u16, bool)> = HashMap::new();
+        let mut order = Vec::new();
+        for (p, o) in self.outlines.iter().enumerate() {
+            let Outline::Polygon(points) = o else {
+                continue;
+            };
+            let z = self.layer_of(p);
+            let px: Vec<Point> = points.iter().map(|&q| self.to_pixels(z, q)).collect();
+            group = group.add(
+                Path::new()
+                    .set("d", polygon(&px))
+                    .set("fill", self.fill(owners[p]).hex()),
+            );
+            for k in 0..px.len() {
+                let (a, b) = (px[k], px[(k + 1) % px.len()]);
+                let key = edge_key(a, b);
+                match edges.get_mut(&key) {
+                    Some(e) => e.3 = e.2 != owners[p],
+                    None => {
+                        order.push(key);
+                        edges.insert(key, (a, b, owners[p], true));
+                    }
+                }
+            }
+        }
+        let (mut thin, mut thick) = (Data::new(), Data::new());
+        for key in order {
+            let (a, b, _, boundary) = edges[&key];
+            let d = if boundary { &mut thick } else { &mut thin };
+            *d = std::mem::take(d).move_to(a).line_to(b);
+        }
+        group = group
+            .add(stroke(thin, "#000000", THIN).set("stroke-opacity", 0.45))
+            .add(stroke(thick, &OUTLINE.hex(), THICK));
+        if self.labels {
+            group = self.add_labels(group, owners);
+        }
+        group
+    }
+
+    /// Balls side by side by layers: a ball meets the balls of its own piece in its layer
+    /// by a bar of the piece's colour, and is set off from other pieces by white.
+    fn balls(&self, owners: &[u16]) -> Group {
+        let [xd, yd, _] = self.info.dims;
+        let mut bars = Group::new();
+        let mut balls = Group::new();
+        for (p, o) in self.outlines.iter().enumerate() {
+            let z = self.layer_of(p);
+            let c = self.to_pixels(z, centre(o));
+            let fill = self.fill(owners[p]).hex();
+            let (x, y) = (p % xd, (p / xd) % yd);
+            for (q, there) in [(p + 1, x + 1 < xd), (p + xd, y + 1 < yd)] {
+                let mobile = owners[p] != NOBODY && !self.is_stationary(owners[p]);
+                if there && owners[q] == owners[p] && mobile {
+                    let d = self.to_pixels(z, centre(&self.outlines[q]));
+                    bars = bars.add(
+                        stroke(Data::new().move_to(c).line_to(d), &fill, 0.3)
+                            .set("stroke-linecap", "butt"),
+                    );
+                }
+            }
+            // A stationary ball is a small grey dot: it keeps its place without hiding
+            // the pieces (and often only shapes the box, as the pyramid's are).
+            let r = match owners[p] {
+                o if o != NOBODY && self.is_stationary(o) => BALL / 3.0,
+                _ => BALL,
+            };
+            balls = balls.add(
+                Circle::new()
+                    .set("cx", c.0)
+                    .set("cy", c.1)
+                    .set("r", r * UNIT)
+                    .set("fill", fill)
+                    .set("stroke", OUTLINE.hex())
+                    .set("stroke-width", THIN * UNIT),
+            );
+        }
+        let group = Group::new().add(bars).add(balls);
+        if self.labels {
+            self.add_labels(group, owners)
+        } else {
+            group
+        }
+    }
+
+    /// Each mobile piece's name at the middle of its cells in each layer.
+    fn add_labels(&self, mut group: Group, owners: &[u16]) -> Group {
+        // For each layer and piece: the sums of its cells' x and y, and their number.
+        type Sums = ((usize, u16), (f64, f64, f64));
+        let mut at: Vec<Sums> = Vec::new();
+        for (p, &owner) in owners.iter().enumerate() {
+            if owner == NOBODY || self.is_stationary(owner) {
+                continue;
+            }
+            let key = (self.layer_of(p), owner);
+            let (x, y) = self.layer_centre(p);
+            match at.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, s)) => *s = (s.0 + x, s.1 + y, s.2 + 1.0),
+                None => at.push((key, (x, y, 1.0))),
+            }
+        }
+        for ((_, owner), (x, y, n)) in at {
+            let name = self.info.piece_names.get(owner as usize).map_or("?", |s| s);
+            group = group.add(
+                Text::new(name)
+                    .set("x", x / n)
+                    .set("y", y / n + 0.2 * UNIT)
+                    .set("text-anchor", "middle")
+                    .set("font-family", "sans-serif")
+                    .set("font-size", 0.55 * UNIT),
+            );
+        }
+        group
+    }
+
+    /// The height of each layer in the isometric view. A layer's top reaches `(y - x) / 2`
+    /// above its base (the projection's vertical), from the lowest to the highest point of
+    /// its shown cells; the next layer's lowest point clears the top of the layer below by
+    /// half a gap.
+    fn layer_lifts(&self) -> Vec<f64> {
+        let zd = self.info.dims[2];
+        let mut span = vec![(f64::MAX, f64::MIN); zd];
+        for p in (0..self.info.grid.len()).filter(|&p| self.shown(p)) {
+            let points = match &self.outlines[p] {
+                Outline::Polygon(points) => points.clone(),
+                Outline::Ball((x, y)) => vec![(x - 0.5, y + 0.5), (x + 0.5, y - 0.5)],
+            };
+            let s = &mut span[self.layer_of(p)];
+            for (x, y) in points {
+                *s = (s.0.min((y - x) / 2.0), s.1.max((y - x) / 2.0));
+            }
+        }
+        let mut lifts = Vec::with_capacity(zd);
+        let mut top = f64::MIN;
+        for &(low, high) in &span {
+            if low > high {
+                // No shown cell: the layer takes no room.
+                lifts.push(top.max(0.0));
+                continue;
+            }
+            let lift = if top == f64::MIN {
+                0.0
+            } else {
+                top + GAP / 2.0 - low
+            };
+            lifts.push(lift);
+            top = lift + 1.0 + high;
+        }
+        lifts
+    }
+
+    /// Every cell that the isometric view draws, back to front, with its faces in
+    /// projected cell edges (y up).
+    fn iso_cells(&self) -> Vec<(usize, Vec<Face>)> {
+        // How many shown cells of a layer have each edge: a side is hidden where two do.
+        let mut sides: HashMap<(usize, EdgeKey), u8> = HashMap::new();
+        for p in (0..self.info.grid.len()).filter(|&p| self.shown(p)) {
+            if let Outline::Polygon(points) = &self.outlines[p] {
+                for k in 0..points.len() {
+                    let key = edge_key(points[k], points[(k + 1) % points.len()]);
+                    *sides.entry((self.layer_of(p), key)).or_default() += 1;
+                }
+            }
+        }
+        let mut cells: Vec<(f64, usize)> = (0..self.info.grid.len())
+            .filter(|&p| self.shown(p))
+            .map(|p| {
+                let (x, y) = centre(&self.outlines[p]);
+                // Layers are drawn bottom up; within one, farthest first.
+                (self.layer_of(p) as f64 * 1e6 + x - y, p)
+            })
+            .collect();
+        cells.sort_by(|a, b| a.0.total_cmp(&b.0));
+        cells
+            .into_iter()
+            .map(|(_, p)| {
+                let open = |a, b| sides.get(&(self.layer_of(p), edge_key(a, b))) == Some(&1);
+                (p, self.faces(p, open))
+            })
+            .collect()
+    }
+
+    /// Whether the isometric view draws position p: every open cell, no stationary one
+    /// (they would hide the pieces, and often only shape the board).
+    fn shown(&self, p: usize) -> bool {
+        matches!(self.info.grid[p], Slot::Open(_))
+    }
+
+    /// The visible faces of position p's cell, layers lifted apart: the top, and the
+    /// sides towards the viewer that no shown cell of the layer covers (`open`).
+    fn faces(&self, p: usize, open: impl Fn(Point, Point) -> bool) -> Vec<Face> {
+        let h = self.lifts[self.layer_of(p)];
+        let lift = |(x, y): Point, up: f64| project((x, y, h + up));
+        match &self.outlines[p] {
+            Outline::Ball(c) => vec![Face {
+                points: vec![lift(*c, 0.0)],
+                shade: 1.0,
+                ball: true,
+            }],
+            Outline::Polygon(points) => {
+                let mut faces = Vec::new();
+                let n = points.len();
+                for k in 0..n {
+                    let (a, b) = (points[k], points[(k + 1) % n]);
+                    // A side faces the viewer (who looks along (1, -1, -1)) when its
+                    // outward normal has a positive dot product with (1, -1).
+                    let normal = (b.1 - a.1, a.0 - b.0);
+                    let facing = normal.0 - normal.1;
+                    if facing <= 1e-9 || !open(a, b) {
+                        continue;
+                    }
+                    let shade = 0.55 + 0.3 * (normal.0 / (normal.0.abs() + normal.1.abs()));
+                    faces.push(Face {
+                        points: vec![lift(a, 0.0), lift(b, 0.0), lift(b, 1.0), lift(a, 1.0)],
+                        shade,
+                        ball: false,
+                    });
+                }
+                faces.push(Face {
+                    points: points.iter().map(|&q| lift(q, 1.0)).collect(),
+                    shade: 1.0,
+                    ball: false,
+                });
+                faces
+            }
+        }
+    }
+
+    /// The exploded isometric view, below the layers.
+    fn isometric(&self, (cells, extent): &IsoView, owners: &[u16]) -> Group {
+        let px = |point| self.iso_pixels(extent, point);
+        let mut group = Group::new().set("class", "isometric");
+        for (p, faces) in cells {
+            let p = *p;
+            let colour = self.fill(owners[p]);
+            for face in faces {
+                if face.ball {
+                    let (cx, cy) = px(face.points[0]);
+                    group = group
+                        .add(
+                            Circle::new()
+                                .set("cx", cx)
+                                .set("cy", cy)
+                                .set("r", 0.5 * UNIT)
+                                .set("fill", colour.hex())
+                                .set("stroke", OUTLINE.hex())
+                                .set("stroke-width", THIN * UNIT),
+                        )
+                        .add(
+                            Circle::new()
+                                .set("cx", cx - 0.15 * UNIT)
+                                .set("cy", cy - 0.15 * UNIT)
+                                .set("r", 0.15 * UNIT)
+                                .set("fill", "white")
+                                .set("fill-opacity", 0.4),
+                        );
+                    continue;
+                }
+                let points: Vec<Point> = face.points.iter().map(|&q| px(q)).collect();
+                group = group.add(
+                    Path::new()
+                        .set("d", polygon(&points))
+                        .set("fill", colour.shade(face.shade).hex())
+                        .set("stroke", OUTLINE.hex())
+                        .set("stroke-width", THIN * UNIT)
+                        .set("stroke-linejoin", "round"),
+                );
+            }
+        }
+        group
+    }
+}
+
+/// One face of a cell in the isometric view.
+struct Face {
+    points: Vec<Point>,
+    /// How light the face is (1 the piece's colour).
+    shade: f64,
+    /// A ball: `points` is its centre.
+    ball: bool,
+}
+
+/// The isometric projection (cell edges, y up) of a point in space: x runs to the right
+/// and down, y to the right and up (away from the viewer), z up.
+fn project((x, y, z): (f64, f64, f64)) -> Point {
+    let c = SQRT3 / 2.0;
+    ((x + y) * c, (y - x) * 0.5 + z)
+}
+
+fn polygon(points: &[Point]) -> Data {
+    let mut d = Data::new().move_to(points[0]);
+    for &p in &points[1..] {
+        d = d.line_to(p);
+    }
+    d.close()
+}
+
+fn stroke(data: Data, colour: &str, width: f64) -> Path {
+    Path::new()
+        .set("d", data)
+        .set("fill", "none")
+        .set("stroke", colour)
+        .set("stroke-width", width * UNIT)
+        .set("stroke-linecap", "round")
+}
+
+/// Where `--svg` puts the pictures of a run's solutions: a file (a name ending in
+/// `.svg`) with every solution one below the other, written when the run ends, or a
+/// directory with one file per solution, `NAME_NNNNNN.svg`, written as they are found.
+pub struct Pictures<'a> {
+    picture: Picture<'a>,
+    target: Target,
+}
+
+enum Target {
+    Directory(PathBuf),
+    File {
+        path: PathBuf,
+        solutions: Vec<(u64, Vec<u16>)>,
+    },
+}
+
+impl<'a> Pictures<'a> {
+    /// Pictures of `info`'s solutions at `path`; the directory is made now, and a file is
+    /// created now, so that a path that cannot be written fails before the search.
+    pub fn new(
+        info: &'a PuzzleInfo,
+        path: &FilePath,
+        labels: bool,
+    ) -> Result<Pictures<'a>, String> {
+        let mut picture = Picture::new(info);
+        picture.labels = labels;
+        let is_file = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        let target = if is_file {
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Target::File {
+                path: path.to_path_buf(),
+                solutions: Vec::new(),
+            }
+        } else {
+            std::fs::create_dir_all(path)
+                .map_err(|e| format!("cannot make the directory {}: {e}", path.display()))?;
+            Target::Directory(path.to_path_buf())
+        };
+        Ok(Pictures { picture, target })
+    }
+
+    /// The title of solution n.
+    fn title(&self, n: u64) -> String {
+        format!("{} solution {n}", self.picture.info.name)
+    }
+
+    /// Takes solution `n`, whose owners are `owners`.
+    pub fn add(&mut self, n: u64, owners: Vec<u16>) -> Result<(), String> {
+        match &mut self.target {
+            Target::Directory(dir) => {
+                let name = format!("{}_{n:06}.svg", file_stem(&self.picture.info.name));
+                let path = dir.join(name);
+                let doc = self.picture.document(&owners, &self.title(n));
+                svg::save(&path, &doc).map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
+            Target::File { solutions, .. } => {
+                solutions.push((n, owners));
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes what is still to be written: the file of every solution.
+    pub fn finish(self) -> Result<(), String> {
+        let Target::File { path, solutions } = &self.target else {
+            return Ok(());
+        };
+        let (w, h) = self.picture.framed_size();
+        let total = h * solutions.len() as f64;
+        let mut doc = Document::new()
+            .set("width", w)
+            .set("height", total)
+            .set("viewBox", (0.0, 0.0, w, total))
+            .add(Title::new(format!(
+                "{}: {} solutions",
+                self.picture.info.name,
+                solutions.len()
+            )));
+        for (k, (n, owners)) in solutions.iter().enumerate() {
+            let one = self.picture.framed(owners, &self.title(*n));
+            doc = doc.add(one.set("transform", format!("translate(0 {})", h * k as f64)));
+        }
+        let write = || -> std::io::Result<()> {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+            write!(out, "{doc}")?;
+            out.flush()
+        };
+        write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+/// A puzzle's name as part of a file name: letters, digits, `-` and `_` kept, anything
+/// else `_`.
+fn file_stem(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "puzzle".to_string()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,337 @@
+//! Pictures of solutions (`--svg`): each is rasterised with resvg and checked against the
+//! text listing of the same run. Every cell is filled with its piece's colour, every
+//! piece has a colour of its own, the outline between two cells is thick exactly where
+//! they belong to different pieces, and in the isometric view of a box with depth each
+//! cell's top shows its piece's colour.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg;
+use runtime::picture::{piece_colour, Picture, Rgb, OUTLINE, THICK, THIN, UNIT};
+use runtime::{PuzzleInfo, Slot};
+
+use crate::common::{
+    executable, parse_listing, read, report, root, run_fila, stderr, stdout, Listed,
+};
+
+/// Pixels per picture pixel when rasterising: enough for the thin lines to stay clear of
+/// the points sampled beside them.
+const SCALE: f32 = 2.0;
+
+/// The puzzle's description, as every engine builds it.
+fn info_of(file: &str) -> PuzzleInfo {
+    let text = read(&root().join(file));
+    let puzzles = generator::load(file, &text).expect("the puzzle reads");
+    generator::info::puzzle_info(&puzzles[0], &generator::model::Redundancy::Auto, "test")
+        .expect("the puzzle is described")
+}
+
+fn rasterise(path: &Path) -> Pixmap {
+    let data = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let tree = usvg::Tree::from_data(&data, &usvg::Options::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let size = tree.size().to_int_size();
+    let (w, h) = (
+        (size.width() as f32 * SCALE).ceil() as u32,
+        (size.height() as f32 * SCALE).ceil() as u32,
+    );
+    let mut pixmap = Pixmap::new(w, h).expect("a picture of some size");
+    resvg::render(
+        &tree,
+        Transform::from_scale(SCALE, SCALE),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+}
+
+/// The colour at a point of the picture (its own pixels, y down).
+fn sample(pixmap: &Pixmap, (x, y): (f64, f64)) -> Rgb {
+    let (px, py) = ((x * f64::from(SCALE)) as u32, (y * f64::from(SCALE)) as u32);
+    let c = pixmap
+        .pixel(px, py)
+        .unwrap_or_else(|| panic!("({x}, {y}) is outside the picture"));
+    assert_eq!(c.alpha(), 255, "the picture is opaque at ({x}, {y})");
+    Rgb(c.red(), c.green(), c.blue())
+}
+
+/// Each position's piece index in a listed solution.
+fn owners(info: &PuzzleInfo, listed: &Listed) -> Vec<u16> {
+    let [xd, yd, _] = info.dims;
+    let mut owners = vec![u16::MAX; info.grid.len()];
+    for (name, cells) in listed {
+        let piece =
+            info.piece_names
+                .iter()
+                .position(|n| n == name)
+                .unwrap_or_else(|| panic!("{name} is a piece of the puzzle")) as u16;
+        for &[x, y, z] in cells {
+            owners[x as usize + xd * (y as usize + yd * z as usize)] = piece;
+        }
+    }
+    owners
+}
+
+/// The positions next to each other in one layer, each pair once: those whose cells'
+/// centres in the layers view are one cell across apart.
+fn neighbours_in_layers(info: &PuzzleInfo, picture: &Picture) -> Vec<(usize, usize)> {
+    let across = match info.lattice {
+        runtime::Lattice::Triangular => UNIT / 3f64.sqrt(),
+        _ => UNIT,
+    };
+    let per_layer = info.dims[0] * info.dims[1];
+    let mut pairs = Vec::new();
+    for a in 0..info.grid.len() {
+        for b in a + 1..(a / per_layer + 1) * per_layer {
+            let (p, q) = (picture.cell_centre(a), picture.cell_centre(b));
+            if ((p.0 - q.0).hypot(p.1 - q.1) - across).abs() < 1e-6 {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+fn mobile_at(info: &PuzzleInfo, position: usize) -> bool {
+    matches!(info.grid[position], Slot::Open(_))
+}
+
+/// Checks one picture of a solution against the solution's owners.
+fn check_picture(label: &str, info: &PuzzleInfo, owners: &[u16], path: &Path) {
+    let picture = Picture::new(info);
+    let pixmap = rasterise(path);
+    let fill = |owner: u16| match info.grid.iter().zip(owners).find(|(_, &o)| o == owner) {
+        Some((Slot::Stationary(_), _)) => runtime::picture::STATIONARY,
+        _ => piece_colour(owner as usize),
+    };
+    // Every cell's middle shows its piece's colour.
+    for (p, &owner) in owners.iter().enumerate() {
+        let seen = sample(&pixmap, picture.cell_centre(p));
+        assert_eq!(seen, fill(owner), "{label}: position {p}, piece {owner}");
+    }
+    // Every piece has a colour of its own.
+    let mobile: std::collections::BTreeSet<u16> = owners
+        .iter()
+        .zip(&info.grid)
+        .filter(|(_, s)| matches!(s, Slot::Open(_)))
+        .map(|(&o, _)| o)
+        .collect();
+    let colours: std::collections::BTreeSet<Rgb> = mobile.iter().map(|&o| fill(o)).collect();
+    assert_eq!(colours.len(), mobile.len(), "{label}: one colour per piece");
+    assert!(!colours.contains(&OUTLINE) && !colours.contains(&runtime::picture::STATIONARY));
+    // Beside the edge between two neighbours, a little way into the first: the outline's
+    // colour where they are different pieces, the piece's own where they are one (the
+    // thin grid line lies on the edge, narrower than the distance). Balls have no edges:
+    // between two balls of one piece a bar of its colour, else the white ground.
+    let beside = (THICK + THIN) / 4.0 * UNIT;
+    let mut thick = 0;
+    for (a, b) in neighbours_in_layers(info, &picture) {
+        let (p, q) = (picture.cell_centre(a), picture.cell_centre(b));
+        let (mx, my) = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
+        if info.lattice == runtime::Lattice::Spheres {
+            let seen = sample(&pixmap, (mx, my));
+            let one_piece = owners[a] == owners[b] && mobile_at(info, a);
+            if one_piece {
+                assert_eq!(
+                    seen,
+                    fill(owners[a]),
+                    "{label}: within a piece, {a} and {b}"
+                );
+            } else {
+                assert_eq!(seen, Rgb(255, 255, 255), "{label}: between {a} and {b}");
+                thick += 1;
+            }
+            continue;
+        }
+        let d = (p.0 - mx).hypot(p.1 - my);
+        let at = (mx + (p.0 - mx) * beside / d, my + (p.1 - my) * beside / d);
+        let seen = sample(&pixmap, at);
+        if owners[a] == owners[b] {
+            assert_eq!(
+                seen,
+                fill(owners[a]),
+                "{label}: within a piece, {a} and {b}"
+            );
+        } else {
+            assert_eq!(seen, OUTLINE, "{label}: between pieces, {a} and {b}");
+            thick += 1;
+        }
+    }
+    assert!(thick > 0, "{label}: the pieces have outlines between them");
+    // Outside the cells: white.
+    assert_eq!(
+        sample(&pixmap, (1.0, 1.0)),
+        Rgb(255, 255, 255),
+        "{label}: the ground"
+    );
+    // The isometric view: the top of every open cell in its piece's colour.
+    if info.dims[2] > 1 {
+        for (p, slot) in info.grid.iter().enumerate() {
+            if let Slot::Open(_) = slot {
+                let top = picture
+                    .iso_top_centre(p)
+                    .unwrap_or_else(|| panic!("{label}: position {p} is in the isometric view"));
+                assert_eq!(
+                    sample(&pixmap, top),
+                    fill(owners[p]),
+                    "{label}: the top of position {p} in the isometric view"
+                );
+            }
+        }
+    }
+}
+
+/// A fresh directory under the target directory for one test's pictures.
+fn scratch(name: &str) -> PathBuf {
+    let dir = root().join("target/pictures").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `fila solve` on `file` with `--svg DIR` for the first `n` solutions, and checks
+/// each picture against the listing.
+fn check_solve(file: &str, n: usize, extra: &[&str]) {
+    let name = Path::new(file).file_stem().unwrap().to_str().unwrap();
+    let dir = scratch(&format!("solve_{name}"));
+    let limit = n.to_string();
+    let mut args = vec!["solve", file, "--threads", "1", "--limit", &limit];
+    let svg = dir.to_str().unwrap();
+    args.extend_from_slice(&["--svg", svg]);
+    args.extend_from_slice(extra);
+    let out = run_fila(&args, None);
+    assert!(out.status.success(), "{file}: {}", stderr(&out));
+    check_listing_and_pictures(file, &stdout(&out), &dir, n);
+}
+
+fn check_listing_and_pictures(file: &str, text: &str, dir: &Path, n: usize) {
+    let info = info_of(file);
+    let listing = parse_listing(text, info.dims);
+    assert_eq!(listing.len(), n, "{file}: {n} solutions listed");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        n,
+        "{file}: one picture per solution: {files:?}"
+    );
+    for (k, (listed, path)) in listing.iter().zip(&files).enumerate() {
+        let expected = format!("{}_{:06}.svg", info.name, k + 1);
+        assert_eq!(path.file_name().unwrap().to_str().unwrap(), expected);
+        check_picture(
+            &format!("{file} solution {}", k + 1),
+            &info,
+            &owners(&info, listed),
+            path,
+        );
+    }
+}
+
+#[test]
+fn pentominoes_in_10x6() {
+    check_solve("puzzles/pentomino_10x6.txt", 3, &["--labels"]);
+}
+
+#[test]
+fn one_sided_pentominoes_in_30x3() {
+    check_solve("puzzles/one_sided_30x3.txt", 2, &[]);
+}
+
+#[test]
+fn soma() {
+    check_solve("puzzles/soma.txt", 3, &[]);
+}
+
+#[test]
+fn tetris_cube() {
+    check_solve("puzzles/tetriscube.txt", 2, &["-r", "L"]);
+}
+
+#[test]
+fn polyiamonds_and_polyhexes() {
+    check_solve("puzzles/hexiamonds_hexagon.txt", 2, &[]);
+    check_solve("puzzles/polyhexes_4x10.txt", 2, &[]);
+    check_solve("tests/puzzles/trihexes_hexagon.txt", 2, &[]);
+}
+
+#[test]
+fn balls_and_prisms() {
+    check_solve("tests/puzzles/spheres_pyramid_14.txt", 3, &[]);
+    check_solve("tests/puzzles/prisms_3x2x2.txt", 2, &[]);
+}
+
+/// A generated solver draws as `fila solve` does, with `-q` too.
+#[test]
+fn a_generated_solver_draws_its_solutions() {
+    let dir = scratch("generated_10x6");
+    let out = Command::new(executable("pentomino_10x6"))
+        .args(["--threads", "1", "--limit", "2", "--svg"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    check_listing_and_pictures("puzzles/pentomino_10x6.txt", &stdout(&out), &dir, 2);
+    let quiet = scratch("generated_10x6_quiet");
+    let out = Command::new(executable("pentomino_10x6"))
+        .args(["-q", "--limit", "5", "--svg"])
+        .arg(&quiet)
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert_eq!(std::fs::read_dir(&quiet).unwrap().count(), 5);
+}
+
+/// `--svg FILE.svg`: every solution in one picture, one below the other.
+#[test]
+fn one_file_holds_every_solution() {
+    let dir = scratch("one_file");
+    let path = dir.join("all.svg");
+    let out = run_fila(
+        &[
+            "solve",
+            "-q",
+            "-i",
+            "puzzles/soma.txt",
+            "--svg",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..100]);
+    let n = report(&stdout(&out)).solutions().unwrap();
+    assert_eq!(n, 480);
+    assert_eq!(text.matches("soma solution ").count(), 480, "a title each");
+    let pixmap = rasterise(&path);
+    let info = info_of("puzzles/soma.txt");
+    let picture = Picture::new(&info);
+    let (_, h) = picture.framed_size();
+    assert!((f64::from(pixmap.height()) / f64::from(SCALE) - 480.0 * h).abs() < 1.0);
+}
+
+/// A path that cannot be written is refused before the search, with exit status 2.
+#[test]
+fn an_unwritable_path_is_refused() {
+    let dir = scratch("unwritable");
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, "").unwrap();
+    for target in [blocker.join("sub"), blocker.join("x.svg")] {
+        let out = run_fila(
+            &[
+                "solve",
+                "puzzles/soma.txt",
+                "--svg",
+                target.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "nothing is solved");
+        assert!(stderr(&out).contains("cannot"), "{}", stderr(&out));
+    }
+}
