@@ -35,6 +35,21 @@ enum Command {
         /// Definition files; `-` or none reads standard input
         files: Vec<String>,
     },
+    /// Draw the solutions of a saved listing (polycube's brief layout, from fila or from
+    /// polycube) of the puzzle in DEFINITION, as `fila solve --svg` draws them
+    Render {
+        /// The puzzle's definition file (one puzzle)
+        definition: String,
+        /// The listing; `-` or none reads standard input
+        listing: Option<String>,
+        /// FILE.svg holds every solution, one below the other; any other name is a
+        /// directory with one picture per solution (NAME_000001.svg, ...)
+        #[arg(long, value_name = "FILE.svg|DIR", required = true)]
+        svg: std::path::PathBuf,
+        /// Write each piece's name on it
+        #[arg(long)]
+        labels: bool,
+    },
     /// Add up the -i outputs of the shards of one run (`--shard I/N -i`), checking that
     /// every shard from 1/N to N/N is there exactly once
     Merge {
@@ -51,7 +66,7 @@ enum Engine {
     Dlx,
 }
 
-const SUBCOMMANDS: [&str; 3] = ["solve", "help", "merge"];
+const SUBCOMMANDS: [&str; 4] = ["solve", "help", "merge", "render"];
 
 /// Runs `fila` with `args` (the program name first) and returns the exit status.
 pub fn main(args: Vec<String>) -> i32 {
@@ -76,6 +91,67 @@ pub fn main(args: Vec<String>) -> i32 {
             files,
         } => solve(&options, engine, &files),
         Command::Merge { files } => merge(&files),
+        Command::Render {
+            definition,
+            listing,
+            svg,
+            labels,
+        } => render(&definition, listing.as_deref().unwrap_or("-"), &svg, labels),
+    }
+}
+
+fn render(definition: &str, listing: &str, svg: &std::path::Path, labels: bool) -> i32 {
+    let info = match read_input(definition).and_then(|(name, text)| {
+        let mut puzzles = puzzle::load(&name, &text).map_err(|d| {
+            let text = puzzle::diag::render(&d);
+            text.trim_end().to_string()
+        })?;
+        if puzzles.len() != 1 {
+            return Err(format!(
+                "{name}: error: fila render takes a definition of one puzzle, and this one has {}",
+                puzzles.len()
+            ));
+        }
+        let puzzle = puzzles.remove(0);
+        puzzle_info(&puzzle, &Redundancy::Auto, "none")
+            .map_err(|e| format!("{name}: error: {}", e.0))
+    }) {
+        Ok(info) => info,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    let (name, text) = match read_input(listing) {
+        Ok(input) => input,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    let solutions = match runtime::output::read_solutions(&info, &text) {
+        Ok(s) if s.is_empty() => {
+            eprintln!("{name}: error: no solution in the listing (no '# --- SOLUTION n ---')");
+            return 2;
+        }
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{name}:{}: error: {}", e.line, e.message);
+            return 2;
+        }
+    };
+    let drawn = runtime::picture::Pictures::new(&info, svg, labels).and_then(|mut pictures| {
+        for (n, owners) in solutions {
+            pictures.add(n, owners)?;
+        }
+        pictures.finish()
+    });
+    match drawn {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("error: {message}");
+            2
+        }
     }
 }
 
@@ -221,6 +297,17 @@ fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
     if prepared.len() > 1 && (options.checkpoint.is_some() || options.resume.is_some()) {
         eprintln!(
             "error: --checkpoint and --resume take one puzzle, and the input has {}",
+            prepared.len()
+        );
+        return 2;
+    }
+    let one_picture_file = options
+        .svg
+        .as_deref()
+        .is_some_and(runtime::picture::is_one_file);
+    if prepared.len() > 1 && one_picture_file {
+        eprintln!(
+            "error: --svg FILE.svg takes one puzzle, and the input has {}; name a directory",
             prepared.len()
         );
         return 2;

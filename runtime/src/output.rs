@@ -97,3 +97,111 @@ impl Stats {
         }
     }
 }
+
+/// A listing that does not fit its puzzle: the line (from 1) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// Reads the solutions of a listing in polycube's brief layout (fila's, or polycube's
+/// own) back into owners, as [`owners`] gives them: for each `# --- SOLUTION n ---`, its
+/// number and the piece at each position. The rows that follow a header are checked
+/// against the puzzle: one row per y, one segment per z layer, one name per x (leading
+/// spaces, the stagger of hexagons and triangles, are skipped), each a piece of the
+/// puzzle or `.` for an open cell no piece covers, stationary pieces where they stand and
+/// nowhere else, and each mobile piece on as many cells as it has, or none. Every other
+/// line (comments, the `-i` block) is skipped.
+pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16>)>, ListingError> {
+    let [xd, yd, zd] = info.dims;
+    let mut size = vec![0usize; info.piece_names.len()];
+    for image in &info.images {
+        for &piece in &info.shape_pieces[image.shape as usize] {
+            size[piece as usize] = image.cells.len();
+        }
+    }
+    let mut solutions = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((at, line)) = lines.next() {
+        let Some(rest) = line.trim().strip_prefix("# --- SOLUTION ") else {
+            continue;
+        };
+        let error = |line: usize, message: String| ListingError {
+            line: line + 1,
+            message,
+        };
+        let n: u64 = rest
+            .strip_suffix(" ---")
+            .and_then(|n| n.trim().parse().ok())
+            .ok_or_else(|| error(at, format!("not a solution header: '{}'", line.trim())))?;
+        let mut owner = vec![NOBODY; info.grid.len()];
+        let mut count = vec![0usize; info.piece_names.len()];
+        for y in (0..yd).rev() {
+            let (at, row) = lines
+                .next()
+                .ok_or_else(|| error(at, format!("solution {n} ends before its {yd} rows")))?;
+            let layers: Vec<&str> = row.split(',').collect();
+            if layers.len() != zd {
+                return Err(error(
+                    at,
+                    format!("{} layers in a row of a {xd}x{yd}x{zd} box", layers.len()),
+                ));
+            }
+            for (z, layer) in layers.iter().enumerate() {
+                let names: Vec<&str> = layer.split_whitespace().collect();
+                if names.len() != xd {
+                    return Err(error(
+                        at,
+                        format!("{} cells in a row of a {xd}x{yd}x{zd} box", names.len()),
+                    ));
+                }
+                for (x, name) in names.into_iter().enumerate() {
+                    let position = x + xd * (y + yd * z);
+                    let piece = match name {
+                        "." => NOBODY,
+                        _ => info
+                            .piece_names
+                            .iter()
+                            .position(|p| p == name)
+                            .ok_or_else(|| error(at, format!("no piece is named '{name}'")))?
+                            as u16,
+                    };
+                    let fits = match info.grid[position] {
+                        Slot::Stationary(p) => piece == p,
+                        Slot::Open(_) => piece == NOBODY || size[piece as usize] > 0,
+                    };
+                    if !fits {
+                        let what = match info.grid[position] {
+                            Slot::Stationary(p) => {
+                                format!("the stationary piece '{}'", info.piece_names[p as usize])
+                            }
+                            Slot::Open(_) => "an open cell".to_string(),
+                        };
+                        return Err(error(
+                            at,
+                            format!("'{name}' at ({x}, {y}, {z}), where the puzzle has {what}"),
+                        ));
+                    }
+                    if piece != NOBODY {
+                        count[piece as usize] += 1;
+                    }
+                    owner[position] = piece;
+                }
+            }
+        }
+        for (piece, (&c, &s)) in count.iter().zip(&size).enumerate() {
+            if s > 0 && c != 0 && c != s {
+                return Err(error(
+                    at,
+                    format!(
+                        "solution {n}: piece '{}' covers {c} cells, but it has {s}",
+                        info.piece_names[piece]
+                    ),
+                ));
+            }
+        }
+        solutions.push((n, owner));
+    }
+    Ok(solutions)
+}

@@ -726,10 +726,7 @@ impl<'a> Pictures<'a> {
     ) -> Result<Pictures<'a>, String> {
         let mut picture = Picture::new(info);
         picture.labels = labels;
-        let is_file = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-        let target = if is_file {
+        let target = if is_one_file(path) {
             std::fs::File::create(path)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             Target::File {
@@ -792,6 +789,13 @@ impl<'a> Pictures<'a> {
         };
         write().map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
+
+/// Whether `--svg` names one file for every solution (a name ending in `.svg`) rather
+/// than a directory.
+pub fn is_one_file(path: &FilePath) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
 }
 
 /// A puzzle's name as part of a file name: letters, digits, `-` and `_` kept, anything

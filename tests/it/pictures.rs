@@ -335,3 +335,105 @@ fn an_unwritable_path_is_refused() {
         assert!(stderr(&out).contains("cannot"), "{}", stderr(&out));
     }
 }
+
+/// `fila render` draws a saved listing as the run that listed it drew it: the same files,
+/// byte for byte.
+#[test]
+fn a_rendered_listing_is_the_run_s_own_picture() {
+    for (file, n) in [
+        ("puzzles/pentomino_10x6.txt", 4),
+        ("puzzles/tetriscube.txt", 2),
+        ("tests/puzzles/trihexes_hexagon.txt", 3),
+        ("tests/puzzles/spheres_pyramid_14.txt", 3),
+    ] {
+        let name = Path::new(file).file_stem().unwrap().to_str().unwrap();
+        let (ran, rendered) = (
+            scratch(&format!("ran_{name}")),
+            scratch(&format!("rendered_{name}")),
+        );
+        let limit = n.to_string();
+        let out = run_fila(
+            &["solve", file, "-i", "--limit", &limit, "--svg", ran.to_str().unwrap()],
+            None,
+        );
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        let listing = stdout(&out);
+        let out = run_fila(
+            &["render", file, "-", "--svg", rendered.to_str().unwrap()],
+            Some(&listing),
+        );
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        for k in 1..=n {
+            let picture = format!("{}_{k:06}.svg", info_of(file).name);
+            let (a, b) = (
+                std::fs::read(ran.join(&picture)).unwrap(),
+                std::fs::read(rendered.join(&picture)).unwrap(),
+            );
+            assert!(a == b, "{file}: {picture} differs");
+        }
+    }
+}
+
+/// polycube's own output, as printed in Matt Busche's article (three solutions of
+/// hexominoes in two boxes, with a stationary row between them), drawn by `fila render`
+/// with the definition drawn from its first solution: each picture shows its listing.
+#[test]
+fn polycube_s_own_listing_is_drawn() {
+    let definition = "tests/listings/polycube_hexominoes_definition.txt";
+    let listing = "tests/listings/polycube_hexominoes.txt";
+    let dir = scratch("polycube_listing");
+    let out = run_fila(
+        &["render", definition, listing, "--svg", dir.to_str().unwrap()],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The article indents the listing; the test's reader takes it without.
+    let text: String = read(&root().join(listing))
+        .lines()
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    check_listing_and_pictures(definition, &text, &dir, 3);
+}
+
+/// A listing that does not fit its puzzle is refused with its line, exit status 2, and
+/// no picture.
+#[test]
+fn a_listing_that_does_not_fit_is_refused() {
+    let file = "tests/puzzles/one_sided_tetromino_7x4.txt";
+    let good = "# --- SOLUTION 1 ---\n";
+    let cases = [
+        ("", "no solution in the listing"),
+        ("# --- SOLUTION x ---\n", ":1: error: not a solution header"),
+        (good, ":1: error: solution 1 ends before its 4 rows"),
+    ];
+    let info = info_of(file);
+    let names = &info.piece_names;
+    let row = |names: &[&str]| format!("{}\n", names.join(" "));
+    let first = names[0].as_str();
+    let short_row = format!("{good}{}", row(&[first; 6]));
+    let long_row = format!("{good}{}", row(&[first; 8]));
+    let two_layers = format!("{good}{} , {}", row(&[first; 7]).trim(), row(&[first; 7]));
+    let stranger = format!("{good}{}", row(&["Q9"; 7]));
+    let too_many = format!("{good}{}", row(&[first; 7]).repeat(4));
+    let dir = scratch("bad_listing");
+    for (text, expected) in cases.iter().map(|(t, e)| (t.to_string(), *e)).chain([
+        (short_row, ":2: error: 6 cells in a row of a 7x4x1 box"),
+        (long_row, ":2: error: 8 cells in a row of a 7x4x1 box"),
+        (two_layers, ":2: error: 2 layers in a row of a 7x4x1 box"),
+        (stranger, ":2: error: no piece is named 'Q9'"),
+        (too_many, ":1: error: solution 1: piece"),
+    ]) {
+        let svg = dir.join("x.svg");
+        let out = run_fila(
+            &["render", file, "-", "--svg", svg.to_str().unwrap()],
+            Some(&text),
+        );
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{text:?}: expected {expected:?} in {}",
+            stderr(&out)
+        );
+        assert!(!svg.exists(), "{text:?}: no picture");
+    }
+}
