@@ -44,8 +44,11 @@ enum Command {
         listing: Option<String>,
         /// FILE.svg holds every solution, one below the other; any other name is a
         /// directory with one picture per solution (NAME_000001.svg, ...)
-        #[arg(long, value_name = "FILE.svg|DIR", required = true)]
-        svg: std::path::PathBuf,
+        #[arg(long, value_name = "FILE.svg|DIR", required_unless_present = "html")]
+        svg: Option<std::path::PathBuf>,
+        /// A page with every solution as a picture, to view in a browser
+        #[arg(long, value_name = "FILE.html")]
+        html: Option<std::path::PathBuf>,
         /// Write each piece's name on it
         #[arg(long)]
         labels: bool,
@@ -95,12 +98,25 @@ pub fn main(args: Vec<String>) -> i32 {
             definition,
             listing,
             svg,
+            html,
             labels,
-        } => render(&definition, listing.as_deref().unwrap_or("-"), &svg, labels),
+        } => render(
+            &definition,
+            listing.as_deref().unwrap_or("-"),
+            svg.as_deref(),
+            html.as_deref(),
+            labels,
+        ),
     }
 }
 
-fn render(definition: &str, listing: &str, svg: &std::path::Path, labels: bool) -> i32 {
+fn render(
+    definition: &str,
+    listing: &str,
+    svg: Option<&std::path::Path>,
+    html: Option<&std::path::Path>,
+    labels: bool,
+) -> i32 {
     let info = match read_input(definition).and_then(|(name, text)| {
         let mut puzzles = puzzle::load(&name, &text).map_err(|d| {
             let text = puzzle::diag::render(&d);
@@ -140,11 +156,15 @@ fn render(definition: &str, listing: &str, svg: &std::path::Path, labels: bool) 
             return 2;
         }
     };
-    let drawn = runtime::picture::Pictures::new(&info, svg, labels).and_then(|mut pictures| {
+    let counts = format!("{} solutions listed in {name}", solutions.len());
+    let drawn = runtime::pictures::Pictures::new(&info, svg, html, labels).and_then(|pictures| {
+        let Some(mut pictures) = pictures else {
+            return Ok(());
+        };
         for (n, owners) in solutions {
             pictures.add(n, owners)?;
         }
-        pictures.finish()
+        pictures.finish(&counts)
     });
     match drawn {
         Ok(()) => 0,
@@ -304,7 +324,7 @@ fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
     let one_picture_file = options
         .svg
         .as_deref()
-        .is_some_and(runtime::picture::is_one_file);
+        .is_some_and(runtime::pictures::is_one_file);
     if prepared.len() > 1 && one_picture_file {
         eprintln!(
             "error: --svg FILE.svg takes one puzzle, and the input has {}; name a directory",

@@ -12,7 +12,7 @@ use crate::estimate;
 use crate::info::PuzzleInfo;
 use crate::options::Options;
 use crate::output::Stats;
-use crate::picture::Pictures;
+use crate::pictures::Pictures;
 use crate::plan::{Plan, UsageError};
 use crate::progress::Progress;
 use crate::report::{self, Summary};
@@ -55,10 +55,13 @@ pub fn run(
     let todo = beginning.left_to_search(&partition);
     let resumed = beginning.resumed;
 
-    let pictures = match &options.svg {
-        Some(path) => Some(Pictures::new(info, path, options.labels).map_err(UsageError)?),
-        None => None,
-    };
+    let pictures = Pictures::new(
+        info,
+        options.svg.as_deref(),
+        options.html.as_deref(),
+        options.labels,
+    )
+    .map_err(UsageError)?;
     let shared = SharedRun::new(
         info,
         &plan,
@@ -89,7 +92,19 @@ pub fn run(
     let text = options
         .info
         .then(|| report::format_info(info, &plan, options, &summary, partition.mine.len()));
-    shared.finish_listing(text.as_deref()).map_err(UsageError)?;
+    let counts = format!(
+        "SOLUTIONS={}, UNIQUE={}{}",
+        summary.solutions,
+        summary.unique,
+        if summary.stopped {
+            " (stopped early)"
+        } else {
+            ""
+        }
+    );
+    shared
+        .finish_listing(text.as_deref(), &counts)
+        .map_err(UsageError)?;
     Ok(summary)
 }
 
@@ -107,9 +122,10 @@ fn run_estimate(
         || options.checkpoint.is_some()
         || options.resume.is_some()
         || options.svg.is_some()
+        || options.html.is_some()
     {
         return Err(UsageError(
-            "--estimate runs on its own, without --shard, --checkpoint, --resume or --svg"
+            "--estimate runs on its own, without --shard, --checkpoint, --resume, --svg or --html"
                 .to_string(),
         ));
     }

@@ -10,7 +10,8 @@
 //! 2. `info`: what a solver tells the runtime about its puzzle.
 //! 3. `options`: the command line.
 //! 4. `output`: the solution layout and the statistics per level; `picture`: solutions
-//!    drawn as SVG.
+//!    drawn as SVG; `gallery`: the page of them (`--html`); `pictures`: where `--svg` and
+//!    `--html` send them.
 //! 5. `symmetry`: the canonical check.
 //! 6. `progress`: the progress display.
 //! 7. `plan`: the options resolved against the solver ([`Plan`](plan::Plan),
@@ -32,12 +33,14 @@ pub mod driver;
 pub mod estimate;
 pub mod fila;
 pub mod fnv;
+pub mod gallery;
 pub mod info;
 pub mod lanes;
 pub mod merge;
 pub mod options;
 pub mod output;
 pub mod picture;
+pub mod pictures;
 pub mod plan;
 pub mod progress;
 pub mod report;
@@ -83,6 +86,8 @@ mod layering {
         ("options", include_str!("options.rs")),
         ("output", include_str!("output.rs")),
         ("picture", include_str!("picture.rs")),
+        ("gallery", include_str!("gallery.rs")),
+        ("pictures", include_str!("pictures.rs")),
         ("symmetry", include_str!("symmetry.rs")),
         ("progress", include_str!("progress.rs")),
         ("plan", include_str!("plan.rs")),

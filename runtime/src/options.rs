@@ -133,6 +133,11 @@ pub struct Options {
     #[arg(long, value_name = "FILE.svg|DIR")]
     pub svg: Option<std::path::PathBuf>,
 
+    /// Write a page with every solution listed as a picture, a page of thumbnails at a
+    /// time, to view in a browser
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<std::path::PathBuf>,
+
     /// Write each piece's name on it in the pictures
     #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
           default_value = "false", default_missing_value = "true", value_parser = parse_flag)]

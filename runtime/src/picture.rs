@@ -8,8 +8,6 @@
 //! hidden. Stationary cells are shaded grey. Units: one cell edge is [`UNIT`] pixels.
 
 use std::collections::HashMap;
-use std::io::Write as _;
-use std::path::{Path as FilePath, PathBuf};
 
 use svg::node::element::path::Data;
 use svg::node::element::{Circle, Group, Path, Rectangle, Text, Title};
@@ -205,11 +203,54 @@ pub struct Picture<'a> {
     /// each shown cell, back to front, and their extent in projected cell edges (min x,
     /// min y, max x, max y, y up).
     iso: Option<IsoView>,
-    /// How high each layer is lifted in the isometric view: enough for its sides to
-    /// clear the top of the layer below.
-    lifts: Vec<f64>,
+    /// Where each layer goes in the isometric view (right and up, in cell edges).
+    offsets: Vec<Point>,
+    /// What a solution's picture draws, in order, in pixels below the title.
+    items: Vec<Item>,
     /// Write each piece's name on it.
     pub labels: bool,
+}
+
+/// One thing a picture draws, in pixels below its title (y down). Its colour is its
+/// piece's in the solution drawn: the items are laid out once per puzzle, and a
+/// solution's picture is the items read with its owners.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// A cell of the layers view, filled.
+    Cell {
+        position: usize,
+        corners: Vec<Point>,
+    },
+    /// The edge between cells `a` and `b` of one layer (`b` none on the border): a thin
+    /// grid line within a piece, a thick outline between pieces. Drawn after the cells.
+    Edge {
+        a: usize,
+        b: Option<usize>,
+        from: Point,
+        to: Point,
+    },
+    /// A bar between two balls next to each other in a layer, drawn when one mobile
+    /// piece has both.
+    Bar {
+        a: usize,
+        b: usize,
+        from: Point,
+        to: Point,
+    },
+    /// A ball of the layers view.
+    Ball {
+        position: usize,
+        centre: Point,
+        radius: f64,
+    },
+    /// A face of a cell in the isometric view: its piece's colour, darkened by `shade`.
+    Face {
+        position: usize,
+        corners: Vec<Point>,
+        shade: f64,
+    },
+    /// A ball in the isometric view.
+    Sphere { position: usize, centre: Point },
 }
 
 /// The faces of each cell the isometric view shows, back to front, and their extent.
@@ -243,10 +284,11 @@ impl<'a> Picture<'a> {
             layer,
             layers_size,
             iso: None,
-            lifts: Vec::new(),
+            offsets: Vec::new(),
+            items: Vec::new(),
             labels: false,
         };
-        picture.lifts = picture.layer_lifts();
+        picture.offsets = picture.layer_offsets();
         if zd > 1 {
             let cells = picture.iso_cells();
             let extent = cells
@@ -258,7 +300,129 @@ impl<'a> Picture<'a> {
                 );
             picture.iso = Some((cells, extent));
         }
+        picture.items = match info.lattice {
+            Lattice::Spheres => picture.ball_items(),
+            _ => picture.cell_items(),
+        };
+        let iso = picture.iso_items();
+        picture.items.extend(iso);
         picture
+    }
+
+    /// The puzzle drawn.
+    pub fn info(&self) -> &PuzzleInfo {
+        self.info
+    }
+
+    /// The items of one solution's picture, in the order they are drawn.
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// The cells of the layers view and the edges between them.
+    fn cell_items(&self) -> Vec<Item> {
+        let mut items = Vec::new();
+        // Each edge, by its key: its index among `edges`.
+        let mut seen: HashMap<EdgeKey, usize> = HashMap::new();
+        let mut edges = Vec::new();
+        for (p, o) in self.outlines.iter().enumerate() {
+            let Outline::Polygon(points) = o else {
+                continue;
+            };
+            let z = self.layer_of(p);
+            let corners: Vec<Point> = points.iter().map(|&q| self.to_pixels(z, q)).collect();
+            for k in 0..corners.len() {
+                let (from, to) = (corners[k], corners[(k + 1) % corners.len()]);
+                match seen.get(&edge_key(from, to)) {
+                    Some(&e) => {
+                        if let Item::Edge { b, .. } = &mut edges[e] {
+                            *b = Some(p);
+                        }
+                    }
+                    None => {
+                        seen.insert(edge_key(from, to), edges.len());
+                        edges.push(Item::Edge {
+                            a: p,
+                            b: None,
+                            from,
+                            to,
+                        });
+                    }
+                }
+            }
+            items.push(Item::Cell {
+                position: p,
+                corners,
+            });
+        }
+        items.extend(edges);
+        items
+    }
+
+    /// The balls of the layers view, and the bars that may join them (beneath them).
+    fn ball_items(&self) -> Vec<Item> {
+        let [xd, yd, _] = self.info.dims;
+        let mut bars = Vec::new();
+        let mut balls = Vec::new();
+        for (p, o) in self.outlines.iter().enumerate() {
+            let z = self.layer_of(p);
+            let centre = self.to_pixels(z, centre(o));
+            let (x, y) = (p % xd, (p / xd) % yd);
+            for (q, there) in [(p + 1, x + 1 < xd), (p + xd, y + 1 < yd)] {
+                if there {
+                    let to = self.to_pixels(z, self::centre(&self.outlines[q]));
+                    bars.push(Item::Bar {
+                        a: p,
+                        b: q,
+                        from: centre,
+                        to,
+                    });
+                }
+            }
+            // A stationary ball is a small grey dot: it keeps its place without hiding
+            // the pieces (and often only shapes the box, as the pyramid's are).
+            let radius = match self.info.grid[p] {
+                Slot::Stationary(_) => BALL / 3.0,
+                Slot::Open(_) => BALL,
+            } * UNIT;
+            balls.push(Item::Ball {
+                position: p,
+                centre,
+                radius,
+            });
+        }
+        bars.extend(balls);
+        bars
+    }
+
+    /// The faces and balls of the isometric view, back to front.
+    fn iso_items(&self) -> Vec<Item> {
+        let Some((cells, extent)) = &self.iso else {
+            return Vec::new();
+        };
+        let mut items = Vec::new();
+        for (p, faces) in cells {
+            for face in faces {
+                let corners: Vec<Point> = face
+                    .points
+                    .iter()
+                    .map(|&q| self.iso_pixels(extent, q))
+                    .collect();
+                items.push(if face.ball {
+                    Item::Sphere {
+                        position: *p,
+                        centre: corners[0],
+                    }
+                } else {
+                    Item::Face {
+                        position: *p,
+                        corners,
+                        shade: face.shade,
+                    }
+                });
+            }
+        }
+        items
     }
 
     /// The size of the whole picture in pixels.
@@ -311,7 +475,9 @@ impl<'a> Picture<'a> {
             1.0
         };
         let (x, y) = centre(o);
-        let point = project((x, y, self.lifts[self.layer_of(position)] + up));
+        let (dx, dz) = self.offsets[self.layer_of(position)];
+        let (px, py) = project((x, y, dz + up));
+        let point = (px + dx, py);
         let (px, py) = self.iso_pixels(extent, point);
         Some((px, py + TITLE * UNIT))
     }
@@ -338,6 +504,11 @@ impl<'a> Picture<'a> {
         self.info.shape_pieces.iter().all(|s| !s.contains(&piece))
     }
 
+    /// Whether `owner` is a mobile piece (not a stationary one, not [`NOBODY`]).
+    fn is_mobile(&self, owner: u16) -> bool {
+        owner != NOBODY && !self.is_stationary(owner)
+    }
+
     /// The picture of one solution, as an SVG document: `owners` holds the piece covering
     /// each position (as [`owners`](crate::output::owners) gives it), `title` is written
     /// above.
@@ -360,13 +531,10 @@ impl<'a> Picture<'a> {
     /// One solution on a white ground, its title above it.
     pub fn framed(&self, owners: &[u16], title: &str) -> Group {
         let (w, h) = self.framed_size();
-        let body = Group::new()
-            .set("transform", format!("translate(0 {})", TITLE * UNIT))
-            .add(self.layers(owners));
-        let body = match &self.iso {
-            Some(iso) => body.add(self.isometric(iso, owners)),
-            None => body,
-        };
+        let mut body = self.draw(owners);
+        if self.labels {
+            body = self.add_labels(body, owners);
+        }
         Group::new()
             .add(
                 Rectangle::new()
@@ -381,102 +549,99 @@ impl<'a> Picture<'a> {
                     .set("font-family", "sans-serif")
                     .set("font-size", 0.55 * UNIT),
             )
-            .add(body)
+            .add(body.set("transform", format!("translate(0 {})", TITLE * UNIT)))
     }
 
-    /// The layers side by side.
-    pub fn layers(&self, owners: &[u16]) -> Group {
-        let mut group = Group::new().set("class", "layers");
-        if self.info.lattice == Lattice::Spheres {
-            return group.add(self.balls(owners));
-        }
-        // The cells, then the grid lines within pieces, then the outlines between them:
-        // each edge is drawn once, by the cells on either side of it.
-        // Each edge: its ends, the owner of the first cell drawn with it, and whether it is
-        // an outline.
-        let mut edges: HashMap<EdgeKey, (Point, Point, u16, bool)> = HashMap::new();
-        let mut order = Vec::new();
-        for (p, o) in self.outlines.iter().enumerate() {
-            let Outline::Polygon(points) = o else {
-                continue;
-            };
-            let z = self.layer_of(p);
-            let px: Vec<Point> = points.iter().map(|&q| self.to_pixels(z, q)).collect();
-            group = group.add(
-                Path::new()
-                    .set("d", polygon(&px))
-                    .set("fill", self.fill(owners[p]).hex()),
-            );
-            for k in 0..px.len() {
-                let (a, b) = (px[k], px[(k + 1) % px.len()]);
-                let key = edge_key(a, b);
-                match edges.get_mut(&key) {
-                    Some(e) => e.3 = e.2 != owners[p],
-                    None => {
-                        order.push(key);
-                        edges.insert(key, (a, b, owners[p], true));
-                    }
-                }
-            }
-        }
+    /// The items read with `owners`: the cells, then the grid lines within pieces and the
+    /// outlines between them.
+    fn draw(&self, owners: &[u16]) -> Group {
+        let mut group = Group::new();
         let (mut thin, mut thick) = (Data::new(), Data::new());
-        for key in order {
-            let (a, b, _, boundary) = edges[&key];
-            let d = if boundary { &mut thick } else { &mut thin };
-            *d = std::mem::take(d).move_to(a).line_to(b);
-        }
-        group = group
-            .add(stroke(thin, "#000000", THIN).set("stroke-opacity", 0.45))
-            .add(stroke(thick, &OUTLINE.hex(), THICK));
-        if self.labels {
-            group = self.add_labels(group, owners);
-        }
-        group
-    }
-
-    /// Balls side by side by layers: a ball meets the balls of its own piece in its layer
-    /// by a bar of the piece's colour, and is set off from other pieces by white.
-    fn balls(&self, owners: &[u16]) -> Group {
-        let [xd, yd, _] = self.info.dims;
-        let mut bars = Group::new();
-        let mut balls = Group::new();
-        for (p, o) in self.outlines.iter().enumerate() {
-            let z = self.layer_of(p);
-            let c = self.to_pixels(z, centre(o));
-            let fill = self.fill(owners[p]).hex();
-            let (x, y) = (p % xd, (p / xd) % yd);
-            for (q, there) in [(p + 1, x + 1 < xd), (p + xd, y + 1 < yd)] {
-                let mobile = owners[p] != NOBODY && !self.is_stationary(owners[p]);
-                if there && owners[q] == owners[p] && mobile {
-                    let d = self.to_pixels(z, centre(&self.outlines[q]));
-                    bars = bars.add(
-                        stroke(Data::new().move_to(c).line_to(d), &fill, 0.3)
-                            .set("stroke-linecap", "butt"),
+        let fill = |p: usize| self.fill(owners[p]);
+        for item in &self.items {
+            match item {
+                Item::Cell { position, corners } => {
+                    group = group.add(
+                        Path::new()
+                            .set("d", polygon(corners))
+                            .set("fill", fill(*position).hex()),
                     );
                 }
+                Item::Edge { a, b, from, to } => {
+                    let outline = b.is_none_or(|b| owners[*a] != owners[b]);
+                    let d = if outline { &mut thick } else { &mut thin };
+                    *d = std::mem::take(d).move_to(*from).line_to(*to);
+                }
+                Item::Bar { a, b, from, to } => {
+                    if owners[*a] == owners[*b] && self.is_mobile(owners[*a]) {
+                        group = group.add(
+                            stroke(
+                                Data::new().move_to(*from).line_to(*to),
+                                &fill(*a).hex(),
+                                0.3,
+                            )
+                            .set("stroke-linecap", "butt"),
+                        );
+                    }
+                }
+                Item::Ball {
+                    position,
+                    centre,
+                    radius,
+                } => {
+                    group = group.add(
+                        Circle::new()
+                            .set("cx", centre.0)
+                            .set("cy", centre.1)
+                            .set("r", *radius)
+                            .set("fill", fill(*position).hex())
+                            .set("stroke", OUTLINE.hex())
+                            .set("stroke-width", THIN * UNIT),
+                    );
+                }
+                Item::Face {
+                    position,
+                    corners,
+                    shade,
+                } => {
+                    group = group.add(
+                        Path::new()
+                            .set("d", polygon(corners))
+                            .set("fill", fill(*position).shade(*shade).hex())
+                            .set("stroke", OUTLINE.hex())
+                            .set("stroke-width", THIN * UNIT)
+                            .set("stroke-linejoin", "round"),
+                    );
+                }
+                Item::Sphere { position, centre } => {
+                    let (cx, cy) = *centre;
+                    group = group
+                        .add(
+                            Circle::new()
+                                .set("cx", cx)
+                                .set("cy", cy)
+                                .set("r", 0.5 * UNIT)
+                                .set("fill", fill(*position).hex())
+                                .set("stroke", OUTLINE.hex())
+                                .set("stroke-width", THIN * UNIT),
+                        )
+                        .add(
+                            Circle::new()
+                                .set("cx", cx - 0.15 * UNIT)
+                                .set("cy", cy - 0.15 * UNIT)
+                                .set("r", 0.15 * UNIT)
+                                .set("fill", "white")
+                                .set("fill-opacity", 0.4),
+                        );
+                }
             }
-            // A stationary ball is a small grey dot: it keeps its place without hiding
-            // the pieces (and often only shapes the box, as the pyramid's are).
-            let r = match owners[p] {
-                o if o != NOBODY && self.is_stationary(o) => BALL / 3.0,
-                _ => BALL,
-            };
-            balls = balls.add(
-                Circle::new()
-                    .set("cx", c.0)
-                    .set("cy", c.1)
-                    .set("r", r * UNIT)
-                    .set("fill", fill)
-                    .set("stroke", OUTLINE.hex())
-                    .set("stroke-width", THIN * UNIT),
-            );
         }
-        let group = Group::new().add(bars).add(balls);
-        if self.labels {
-            self.add_labels(group, owners)
-        } else {
-            group
+        if !thin.is_empty() || !thick.is_empty() {
+            group = group
+                .add(stroke(thin, "#000000", THIN).set("stroke-opacity", 0.45))
+                .add(stroke(thick, &OUTLINE.hex(), THICK));
         }
+        group
     }
 
     /// Each mobile piece's name at the middle of its cells in each layer.
@@ -485,7 +650,7 @@ impl<'a> Picture<'a> {
         type Sums = ((usize, u16), (f64, f64, f64));
         let mut at: Vec<Sums> = Vec::new();
         for (p, &owner) in owners.iter().enumerate() {
-            if owner == NOBODY || self.is_stationary(owner) {
+            if !self.is_mobile(owner) {
                 continue;
             }
             let key = (self.layer_of(p), owner);
@@ -509,40 +674,41 @@ impl<'a> Picture<'a> {
         group
     }
 
-    /// The height of each layer in the isometric view. A layer's top reaches `(y - x) / 2`
-    /// above its base (the projection's vertical), from the lowest to the highest point of
-    /// its shown cells; the next layer's lowest point clears the top of the layer below by
-    /// half a gap.
-    fn layer_lifts(&self) -> Vec<f64> {
+    /// Where each layer goes in the isometric view: the layers side by side, each to the
+    /// right of the one below it (clear of it by a gap) and a cell's height higher, as a
+    /// stair of the box's layers lifted off each other. Each is an offset of the
+    /// projection (right, up), in cell edges.
+    fn layer_offsets(&self) -> Vec<Point> {
         let zd = self.info.dims[2];
         let mut span = vec![(f64::MAX, f64::MIN); zd];
         for p in (0..self.info.grid.len()).filter(|&p| self.shown(p)) {
             let points = match &self.outlines[p] {
                 Outline::Polygon(points) => points.clone(),
-                Outline::Ball((x, y)) => vec![(x - 0.5, y + 0.5), (x + 0.5, y - 0.5)],
+                Outline::Ball((x, y)) => vec![(x - 0.6, y - 0.6), (x + 0.6, y + 0.6)],
             };
             let s = &mut span[self.layer_of(p)];
-            for (x, y) in points {
-                *s = (s.0.min((y - x) / 2.0), s.1.max((y - x) / 2.0));
+            for q in points {
+                let (x, _) = project((q.0, q.1, 0.0));
+                *s = (s.0.min(x), s.1.max(x));
             }
         }
-        let mut lifts = Vec::with_capacity(zd);
-        let mut top = f64::MIN;
-        for &(low, high) in &span {
-            if low > high {
+        let mut offsets = Vec::with_capacity(zd);
+        let mut right = f64::MIN;
+        for (z, &(low, high)) in span.iter().enumerate() {
+            let dx = if low > high {
                 // No shown cell: the layer takes no room.
-                lifts.push(top.max(0.0));
-                continue;
-            }
-            let lift = if top == f64::MIN {
+                0.0
+            } else if right == f64::MIN {
                 0.0
             } else {
-                top + GAP / 2.0 - low
+                right + GAP - low
             };
-            lifts.push(lift);
-            top = lift + 1.0 + high;
+            offsets.push((dx, z as f64));
+            if low <= high {
+                right = dx + high;
+            }
         }
-        lifts
+        offsets
     }
 
     /// Every cell that the isometric view draws, back to front, with its faces in
@@ -585,8 +751,11 @@ impl<'a> Picture<'a> {
     /// The visible faces of position p's cell, layers lifted apart: the top, and the
     /// sides towards the viewer that no shown cell of the layer covers (`open`).
     fn faces(&self, p: usize, open: impl Fn(Point, Point) -> bool) -> Vec<Face> {
-        let h = self.lifts[self.layer_of(p)];
-        let lift = |(x, y): Point, up: f64| project((x, y, h + up));
+        let (dx, dz) = self.offsets[self.layer_of(p)];
+        let lift = |(x, y): Point, up: f64| {
+            let (px, py) = project((x, y, dz + up));
+            (px + dx, py)
+        };
         match &self.outlines[p] {
             Outline::Ball(c) => vec![Face {
                 points: vec![lift(*c, 0.0)],
@@ -621,50 +790,6 @@ impl<'a> Picture<'a> {
             }
         }
     }
-
-    /// The exploded isometric view, below the layers.
-    fn isometric(&self, (cells, extent): &IsoView, owners: &[u16]) -> Group {
-        let px = |point| self.iso_pixels(extent, point);
-        let mut group = Group::new().set("class", "isometric");
-        for (p, faces) in cells {
-            let p = *p;
-            let colour = self.fill(owners[p]);
-            for face in faces {
-                if face.ball {
-                    let (cx, cy) = px(face.points[0]);
-                    group = group
-                        .add(
-                            Circle::new()
-                                .set("cx", cx)
-                                .set("cy", cy)
-                                .set("r", 0.5 * UNIT)
-                                .set("fill", colour.hex())
-                                .set("stroke", OUTLINE.hex())
-                                .set("stroke-width", THIN * UNIT),
-                        )
-                        .add(
-                            Circle::new()
-                                .set("cx", cx - 0.15 * UNIT)
-                                .set("cy", cy - 0.15 * UNIT)
-                                .set("r", 0.15 * UNIT)
-                                .set("fill", "white")
-                                .set("fill-opacity", 0.4),
-                        );
-                    continue;
-                }
-                let points: Vec<Point> = face.points.iter().map(|&q| px(q)).collect();
-                group = group.add(
-                    Path::new()
-                        .set("d", polygon(&points))
-                        .set("fill", colour.shade(face.shade).hex())
-                        .set("stroke", OUTLINE.hex())
-                        .set("stroke-width", THIN * UNIT)
-                        .set("stroke-linejoin", "round"),
-                );
-            }
-        }
-        group
-    }
 }
 
 /// One face of a cell in the isometric view.
@@ -698,122 +823,4 @@ fn stroke(data: Data, colour: &str, width: f64) -> Path {
         .set("stroke", colour)
         .set("stroke-width", width * UNIT)
         .set("stroke-linecap", "round")
-}
-
-/// Where `--svg` puts the pictures of a run's solutions: a file (a name ending in
-/// `.svg`) with every solution one below the other, written when the run ends, or a
-/// directory with one file per solution, `NAME_NNNNNN.svg`, written as they are found.
-pub struct Pictures<'a> {
-    picture: Picture<'a>,
-    target: Target,
-}
-
-enum Target {
-    Directory(PathBuf),
-    File {
-        path: PathBuf,
-        solutions: Vec<(u64, Vec<u16>)>,
-    },
-}
-
-impl<'a> Pictures<'a> {
-    /// Pictures of `info`'s solutions at `path`; the directory is made now, and a file is
-    /// created now, so that a path that cannot be written fails before the search.
-    pub fn new(
-        info: &'a PuzzleInfo,
-        path: &FilePath,
-        labels: bool,
-    ) -> Result<Pictures<'a>, String> {
-        let mut picture = Picture::new(info);
-        picture.labels = labels;
-        let target = if is_one_file(path) {
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            Target::File {
-                path: path.to_path_buf(),
-                solutions: Vec::new(),
-            }
-        } else {
-            std::fs::create_dir_all(path)
-                .map_err(|e| format!("cannot make the directory {}: {e}", path.display()))?;
-            Target::Directory(path.to_path_buf())
-        };
-        Ok(Pictures { picture, target })
-    }
-
-    /// The title of solution n.
-    fn title(&self, n: u64) -> String {
-        format!("{} solution {n}", self.picture.info.name)
-    }
-
-    /// Takes solution `n`, whose owners are `owners`.
-    pub fn add(&mut self, n: u64, owners: Vec<u16>) -> Result<(), String> {
-        match &mut self.target {
-            Target::Directory(dir) => {
-                let name = format!("{}_{n:06}.svg", file_stem(&self.picture.info.name));
-                let path = dir.join(name);
-                let doc = self.picture.document(&owners, &self.title(n));
-                svg::save(&path, &doc).map_err(|e| format!("cannot write {}: {e}", path.display()))
-            }
-            Target::File { solutions, .. } => {
-                solutions.push((n, owners));
-                Ok(())
-            }
-        }
-    }
-
-    /// Writes what is still to be written: the file of every solution.
-    pub fn finish(self) -> Result<(), String> {
-        let Target::File { path, solutions } = &self.target else {
-            return Ok(());
-        };
-        let (w, h) = self.picture.framed_size();
-        let total = h * solutions.len() as f64;
-        let mut doc = Document::new()
-            .set("width", w)
-            .set("height", total)
-            .set("viewBox", (0.0, 0.0, w, total))
-            .add(Title::new(format!(
-                "{}: {} solutions",
-                self.picture.info.name,
-                solutions.len()
-            )));
-        for (k, (n, owners)) in solutions.iter().enumerate() {
-            let one = self.picture.framed(owners, &self.title(*n));
-            doc = doc.add(one.set("transform", format!("translate(0 {})", h * k as f64)));
-        }
-        let write = || -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-            write!(out, "{doc}")?;
-            out.flush()
-        };
-        write().map_err(|e| format!("cannot write {}: {e}", path.display()))
-    }
-}
-
-/// Whether `--svg` names one file for every solution (a name ending in `.svg`) rather
-/// than a directory.
-pub fn is_one_file(path: &FilePath) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
-}
-
-/// A puzzle's name as part of a file name: letters, digits, `-` and `_` kept, anything
-/// else `_`.
-fn file_stem(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() {
-        "puzzle".to_string()
-    } else {
-        s
-    }
 }

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use crate::info::{Pruning, PuzzleInfo};
 use crate::options::Options;
 use crate::output::{format_solution, owners, Stats};
-use crate::picture::Pictures;
+use crate::pictures::Pictures;
 use crate::plan::Plan;
 use crate::symmetry::Canonical;
 
@@ -111,10 +111,10 @@ impl<'a> SharedRun<'a> {
     }
 
     /// Ends the listing: writes `after` (the `-i` block) below the solutions, flushes,
-    /// and writes the pictures still to be written. A reader that went away is not an
+    /// and writes the pictures still to be written (the gallery headed by `counts`). A reader that went away is not an
     /// error here (nothing more can be said to it); pictures that could not be written
     /// are.
-    pub(crate) fn finish_listing(&self, after: Option<&str>) -> Result<(), String> {
+    pub(crate) fn finish_listing(&self, after: Option<&str>, counts: &str) -> Result<(), String> {
         let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(out) = listing.out.as_mut() {
             if let Some(text) = after {
@@ -126,7 +126,7 @@ impl<'a> SharedRun<'a> {
             return Err(error);
         }
         match listing.pictures.take() {
-            Some(pictures) => pictures.finish(),
+            Some(pictures) => pictures.finish(counts),
             None => Ok(()),
         }
     }

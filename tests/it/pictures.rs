@@ -353,7 +353,15 @@ fn a_rendered_listing_is_the_run_s_own_picture() {
         );
         let limit = n.to_string();
         let out = run_fila(
-            &["solve", file, "-i", "--limit", &limit, "--svg", ran.to_str().unwrap()],
+            &[
+                "solve",
+                file,
+                "-i",
+                "--limit",
+                &limit,
+                "--svg",
+                ran.to_str().unwrap(),
+            ],
             None,
         );
         assert!(out.status.success(), "{file}: {}", stderr(&out));
@@ -383,7 +391,13 @@ fn polycube_s_own_listing_is_drawn() {
     let listing = "tests/listings/polycube_hexominoes.txt";
     let dir = scratch("polycube_listing");
     let out = run_fila(
-        &["render", definition, listing, "--svg", dir.to_str().unwrap()],
+        &[
+            "render",
+            definition,
+            listing,
+            "--svg",
+            dir.to_str().unwrap(),
+        ],
         None,
     );
     assert!(out.status.success(), "{}", stderr(&out));
@@ -435,5 +449,147 @@ fn a_listing_that_does_not_fit_is_refused() {
             stderr(&out)
         );
         assert!(!svg.exists(), "{text:?}: no picture");
+    }
+}
+
+/// The gallery page: every listed solution in the page's data, its counts at the top.
+#[test]
+fn a_gallery_holds_every_solution() {
+    let dir = scratch("gallery");
+    let page = dir.join("soma.html");
+    // One run lists the solutions and writes the page: the same ones in the same order.
+    let run = run_fila(
+        &[
+            "solve",
+            "puzzles/soma.txt",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+        None,
+    );
+    let out = &run;
+    assert!(out.status.success(), "{}", stderr(out));
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(text.starts_with("<!DOCTYPE html>"));
+    assert!(text.contains("SOLUTIONS=480, UNIQUE=480; 480 drawn here."));
+    // One line of owners per solution, numbered 1 to 480.
+    let data =
+        &text[text.find("const SOLUTIONS = [").unwrap()..text.find("const PER_PAGE").unwrap()];
+    let numbers: Vec<u64> = data
+        .lines()
+        .map(|l| {
+            let l = l
+                .trim_start_matches("const SOLUTIONS = [")
+                .trim_start_matches('[');
+            l[..l.find(',').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(numbers, (1..=480).collect::<Vec<u64>>());
+    // `fila render --html` of the run's listing writes the same data.
+    let rendered = dir.join("rendered.html");
+    let out = run_fila(
+        &[
+            "render",
+            "puzzles/soma.txt",
+            "--html",
+            rendered.to_str().unwrap(),
+        ],
+        Some(&stdout(&run)),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again = std::fs::read_to_string(&rendered).unwrap();
+    let data_of =
+        |t: &str| t[t.find("const PUZZLE").unwrap()..t.find("const PER_PAGE").unwrap()].to_string();
+    assert!(data_of(&text) == data_of(&again), "the same data");
+}
+
+/// Runs Debian's headless Chromium on `page`: the page's DOM once its script has run,
+/// and a screenshot of the window into `png`. `None` where Chromium is missing (a failure
+/// under `FILA_REQUIRE_CHROMIUM=1`, which `.ci/run` sets after installing it).
+fn chromium(page: &Path, png: &Path) -> Option<String> {
+    let found = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var("FILA_REQUIRE_CHROMIUM").is_err(),
+            "Chromium is required here: apt-get install chromium"
+        );
+        eprintln!("note: chromium is not installed; the gallery is not opened");
+        return None;
+    }
+    let url = format!("file://{}", page.display());
+    let common = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--virtual-time-budget=10000",
+        "--window-size=1280,1000",
+    ];
+    let run = |extra: &str| {
+        let out = Command::new("chromium")
+            .args(common)
+            .arg(extra)
+            .arg(&url)
+            .env("HOME", page.parent().unwrap())
+            .output()
+            .expect("chromium runs");
+        assert!(out.status.success(), "chromium {extra}: {}", stderr(&out));
+        out
+    };
+    run(&format!("--screenshot={}", png.display()));
+    Some(stdout(&run("--dump-dom")))
+}
+
+/// The gallery of the 10x6 pentominoes and of the Tetris Cube, opened in headless
+/// Chromium: the first page of thumbnails is drawn (48 of them, each with its pieces in
+/// their colours) and says how many solutions there are; the screenshots are kept in
+/// `target/pictures/`.
+#[test]
+fn the_gallery_opens_in_a_browser() {
+    let dir = scratch("browser");
+    let cases = [
+        ("pentomino_10x6", 2339usize, &["--threads", "1"][..]),
+        ("tetriscube", 9839, &["-r", "L"][..]),
+    ];
+    for (name, solutions, args) in cases {
+        let page = dir.join(format!("{name}.html"));
+        let out = Command::new(executable(name))
+            .args(["-q", "--html"])
+            .arg(&page)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let png = dir.join(format!("{name}.png"));
+        let Some(dom) = chromium(&page, &png) else {
+            return;
+        };
+        assert_eq!(
+            dom.matches("<svg class=\"thumb\"").count(),
+            48,
+            "{name}: 48 thumbnails"
+        );
+        assert!(dom.contains("data-drawn=\"48\""), "{name}: the script ran");
+        let pages = solutions.div_ceil(48);
+        let where_ = format!("solutions 1 to 48 of {solutions} (page 1 of {pages})");
+        assert!(dom.contains(&where_), "{name}: {where_:?} is shown");
+        assert!(dom.contains(&format!("SOLUTIONS={solutions}, UNIQUE={solutions}")));
+        // The screenshot shows the pieces: many of their colours, not a blank page.
+        let shot = Pixmap::load_png(&png).expect("a PNG screenshot");
+        let colours: std::collections::BTreeSet<Rgb> = shot
+            .pixels()
+            .iter()
+            .map(|c| Rgb(c.red(), c.green(), c.blue()))
+            .collect();
+        let pieces = (0..12)
+            .filter(|&p| colours.contains(&piece_colour(p)))
+            .count();
+        assert!(
+            pieces >= 10,
+            "{name}: {pieces} piece colours in the screenshot"
+        );
     }
 }
