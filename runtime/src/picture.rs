@@ -4,8 +4,9 @@
 //!
 //! A picture shows the layers side by side, as the text layout does (layer z = 0 on the
 //! left, y up), and for a box more than one layer deep an exploded isometric view of the
-//! same layers below them: each layer lifted off the one beneath, so that no piece is
-//! hidden. Stationary cells are shaded grey. Units: one cell edge is [`UNIT`] pixels.
+//! same layers below them: the layers lifted apart and set side by side, each a step up,
+//! so that no piece is hidden. Stationary cells are shaded grey. Units: one cell edge is
+//! [`UNIT`] pixels.
 
 use std::collections::HashMap;
 
