@@ -127,13 +127,7 @@ pub fn page(picture: &Picture<'_>, counts: &str, solutions: &[(u64, Vec<u16>)]) 
         .map(|p| format!("\"{}\"", picture.fill(p as u16).hex()))
         .collect();
     let mobile: Vec<&str> = (0..info.piece_names.len())
-        .map(|p| {
-            if info.shape_pieces.iter().any(|s| s.contains(&(p as u16))) {
-                "1"
-            } else {
-                "0"
-            }
-        })
+        .map(|p| if picture.is_mobile_piece(p) { "1" } else { "0" })
         .collect();
     let _ = write!(
         data,

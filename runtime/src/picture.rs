@@ -208,6 +208,8 @@ pub struct Picture<'a> {
     offsets: Vec<Point>,
     /// What a solution's picture draws, in order, in pixels below the title.
     items: Vec<Item>,
+    /// Whether each piece is mobile (a copy of some shape) rather than stationary.
+    mobile: Vec<bool>,
     /// Write each piece's name on it.
     pub labels: bool,
 }
@@ -287,6 +289,9 @@ impl<'a> Picture<'a> {
             iso: None,
             offsets: Vec::new(),
             items: Vec::new(),
+            mobile: (0..info.piece_names.len())
+                .map(|p| info.shape_pieces.iter().any(|s| s.contains(&(p as u16))))
+                .collect(),
             labels: false,
         };
         picture.offsets = picture.layer_offsets();
@@ -502,7 +507,12 @@ impl<'a> Picture<'a> {
     }
 
     fn is_stationary(&self, piece: u16) -> bool {
-        self.info.shape_pieces.iter().all(|s| !s.contains(&piece))
+        !self.mobile[piece as usize]
+    }
+
+    /// Whether piece `piece` (an index into the puzzle's pieces) is mobile.
+    pub fn is_mobile_piece(&self, piece: usize) -> bool {
+        self.mobile[piece]
     }
 
     /// Whether `owner` is a mobile piece (not a stationary one, not [`NOBODY`]).
