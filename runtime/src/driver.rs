@@ -28,7 +28,10 @@ pub fn run(
     out: &mut (dyn Write + Send),
 ) -> Result<Summary, UsageError> {
     let start = Instant::now();
-    let plan = Plan::resolve(info, options)?;
+    let mut plan = Plan::resolve(info, options)?;
+    // A FILA_KERNELS the processor cannot run is refused before anything is solved.
+    crate::fila::isa::Kernels::chosen().map_err(UsageError)?;
+    plan.kernels = search.kernels();
     for note in &plan.notes {
         eprintln!("warning: {}: {note}", info.name);
     }

@@ -1,23 +1,26 @@
 //! Eight 64-bit occupancy words side by side, and `gather` (BMI2's `pext`): what the
-//! generated solvers with 64-bit words test their image lists with. Puzzle-independent,
-//! so it lives here rather than in every generated file; the generated code and this
-//! crate are built with the same target features, and everything is `inline(always)`.
+//! FILA kernels with 64-bit words test their image lists with. Puzzle-independent, so it
+//! lives here rather than in every generated file.
 //!
-//! The AVX-512 vector where the build has it (the fits of eight images come out as a
-//! mask register), else two AVX2 vectors (read out with `movemask`), else an array the
-//! compiler vectorises as it can. All spell the same operations. Left to the compiler, the
-//! AVX-512 build gathered the eight results with shuffles (27.4 ms on 10x6 against 24.9
-//! with the intrinsics); the array form, built for AVX2, ran the Tetris Cube in 4.90 s
-//! where the per-cell functions had taken 3.72 s.
+//! Three forms, one type each, spelling the same operations: an AVX-512 vector (the fits
+//! of eight images come out as a mask register), two AVX2 vectors (read out with
+//! `movemask`), and an array the compiler vectorises as it can. The build does not choose
+//! among them: every build has all three (on x86-64), and the kernels are instantiated
+//! once per form, each copy compiled with its instruction set enabled
+//! (`fila::isa`), the copy run chosen when a solver starts by what the processor has.
+//! Left to the compiler, the AVX-512 build gathered the eight results with shuffles (27.4
+//! ms on 10x6 against 24.9 with the intrinsics); the array form, built for AVX2, ran the
+//! Tetris Cube in 4.90 s where the per-cell functions had taken 3.72 s.
+//!
+//! SAFETY (every `unsafe` here): the vector forms' intrinsics need AVX-512F or AVX2,
+//! `pext` BMI2. The kernels reach them only through an instruction set's entry in
+//! `fila::isa`, which runs only where the processor has it (and the tests below only
+//! where it has it); everything here is `inline(always)`, so that it is compiled inside
+//! that entry, with the instruction set enabled.
 
-/// Eight 64-bit occupancy words, tested side by side, in the `form` the build's target
-/// features choose.
-#[derive(Clone, Copy)]
-pub struct Lanes(form::Repr);
-
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-// SAFETY (every `unsafe` here): the build enables AVX-512F, as the `cfg` says.
-mod form {
+/// The AVX-512 form: one 512-bit vector.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
     use core::arch::x86_64::*;
     pub type Repr = __m512i;
     #[inline(always)]
@@ -64,13 +67,9 @@ mod form {
     }
 }
 
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx2",
-    not(target_feature = "avx512f")
-))]
-// SAFETY (every `unsafe` here): the build enables AVX2, as the `cfg` says.
-mod form {
+/// The AVX2 form: two 256-bit vectors.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
     use core::arch::x86_64::*;
     /// Lanes 0-3 and 4-7.
     pub type Repr = [__m256i; 2];
@@ -149,11 +148,8 @@ mod form {
     }
 }
 
-#[cfg(not(all(
-    target_arch = "x86_64",
-    any(target_feature = "avx512f", target_feature = "avx2")
-)))]
-mod form {
+/// The array form, for any processor.
+mod array {
     pub type Repr = [u64; 8];
     #[inline(always)]
     pub fn splat(w: u64) -> Repr {
@@ -201,137 +197,186 @@ mod form {
     }
 }
 
-impl Lanes {
-    #[inline(always)]
-    pub fn splat(w: u64) -> Lanes {
-        Lanes(form::splat(w))
-    }
-    #[inline(always)]
-    pub fn load(w: &[u64; 8]) -> Lanes {
-        Lanes(form::load(w))
-    }
-    /// The lanes that are zero, as bits.
-    #[inline(always)]
-    pub fn zero_lanes(self) -> u8 {
-        form::zero_lanes(self.0)
-    }
-    /// The lanes whose shape is in `avail`, as bits.
-    #[inline(always)]
-    pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
-        form::available(avail, shapes)
-    }
+/// A type of eight lanes over the operations of `$form`.
+macro_rules! lanes {
+    ($(#[$doc:meta])* $name:ident, $form:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name($form::Repr);
+
+        impl $name {
+            #[inline(always)]
+            pub fn splat(w: u64) -> $name {
+                $name($form::splat(w))
+            }
+            #[inline(always)]
+            pub fn load(w: &[u64; 8]) -> $name {
+                $name($form::load(w))
+            }
+            /// The lanes that are zero, as bits.
+            #[inline(always)]
+            pub fn zero_lanes(self) -> u8 {
+                $form::zero_lanes(self.0)
+            }
+            /// The lanes whose shape is in `avail`, as bits.
+            #[inline(always)]
+            pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
+                $form::available(avail, shapes)
+            }
+        }
+
+        impl core::ops::BitAnd for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn bitand(self, b: $name) -> $name {
+                $name($form::and(self.0, b.0))
+            }
+        }
+        impl core::ops::BitAnd<u64> for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn bitand(self, b: u64) -> $name {
+                $name($form::and(self.0, $form::splat(b)))
+            }
+        }
+        impl core::ops::BitOr for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn bitor(self, b: $name) -> $name {
+                $name($form::or(self.0, b.0))
+            }
+        }
+        impl core::ops::BitOrAssign for $name {
+            #[inline(always)]
+            fn bitor_assign(&mut self, b: $name) {
+                self.0 = $form::or(self.0, b.0);
+            }
+        }
+        impl core::ops::Not for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn not(self) -> $name {
+                $name($form::not(self.0))
+            }
+        }
+        impl core::ops::Shl<u32> for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn shl(self, n: u32) -> $name {
+                $name($form::shl(self.0, n))
+            }
+        }
+        impl core::ops::Shr<u32> for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn shr(self, n: u32) -> $name {
+                $name($form::shr(self.0, n))
+            }
+        }
+    };
 }
 
-impl core::ops::BitAnd for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn bitand(self, b: Lanes) -> Lanes {
-        Lanes(form::and(self.0, b.0))
-    }
-}
-impl core::ops::BitAnd<u64> for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn bitand(self, b: u64) -> Lanes {
-        Lanes(form::and(self.0, form::splat(b)))
-    }
-}
-impl core::ops::BitOr for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn bitor(self, b: Lanes) -> Lanes {
-        Lanes(form::or(self.0, b.0))
-    }
-}
-impl core::ops::BitOrAssign for Lanes {
-    #[inline(always)]
-    fn bitor_assign(&mut self, b: Lanes) {
-        self.0 = form::or(self.0, b.0);
-    }
-}
-impl core::ops::Not for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn not(self) -> Lanes {
-        Lanes(form::not(self.0))
-    }
-}
-impl core::ops::Shl<u32> for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn shl(self, n: u32) -> Lanes {
-        Lanes(form::shl(self.0, n))
-    }
-}
-impl core::ops::Shr<u32> for Lanes {
-    type Output = Lanes;
-    #[inline(always)]
-    fn shr(self, n: u32) -> Lanes {
-        Lanes(form::shr(self.0, n))
-    }
-}
+#[cfg(target_arch = "x86_64")]
+lanes!(
+    /// Eight 64-bit words in one AVX-512 vector.
+    Lanes512,
+    avx512
+);
+#[cfg(target_arch = "x86_64")]
+lanes!(
+    /// Eight 64-bit words in two AVX2 vectors.
+    Lanes256,
+    avx2
+);
+lanes!(
+    /// Eight 64-bit words in an array, for any processor.
+    Lanes,
+    array
+);
 
-/// The bits of `w` selected by `sel`, packed towards bit 0 (BMI2's `pext`).
+/// The bits of `w` selected by `sel`, packed towards bit 0, in plain arithmetic: what
+/// BMI2's `pext` ([`pext`]) does in one instruction.
 #[inline(always)]
 pub fn gather(w: u64, sel: u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the build enables BMI2.
-        unsafe { core::arch::x86_64::_pext_u64(w, sel) as usize }
+    let (mut out, mut k, mut rest) = (0, 0, sel);
+    while rest != 0 {
+        out |= (((w & rest & rest.wrapping_neg()) != 0) as usize) << k;
+        k += 1;
+        rest &= rest - 1;
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut k, mut rest) = (0, 0, sel);
-        while rest != 0 {
-            out |= (((w & rest & rest.wrapping_neg()) != 0) as usize) << k;
-            k += 1;
-            rest &= rest - 1;
-        }
-        out
-    }
+    out
+}
+
+/// [`gather`] by BMI2's `pext`: only where the processor has BMI2 (see the module's
+/// SAFETY note).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn pext(w: u64, sel: u64) -> usize {
+    unsafe { core::arch::x86_64::_pext_u64(w, sel) as usize }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A fixed spread of words: every operation, lane by lane, against plain `u64`s.
+    /// A fixed spread of words: every operation of the form `$lanes`, lane by lane,
+    /// against plain `u64`s, and `$gather` against packing bit by bit.
+    macro_rules! check_form {
+        ($lanes:ident, $gather:ident) => {{
+            let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            for _ in 0..200 {
+                let a: [u64; 8] = core::array::from_fn(|j| if j == 3 { 0 } else { next() });
+                let b: [u64; 8] = core::array::from_fn(|_| next() & next());
+                let (la, lb) = ($lanes::load(&a), $lanes::load(&b));
+                let n = (next() % 64) as u32;
+                let zero = |l: $lanes| l.zero_lanes();
+                let expect = |f: &dyn Fn(usize) -> u64| {
+                    (0..8).fold(0u8, |m, j| m | ((f(j) == 0) as u8) << j)
+                };
+                assert_eq!(zero(la), expect(&|j| a[j]));
+                assert_eq!(zero(la & lb), expect(&|j| a[j] & b[j]));
+                assert_eq!(zero(la & b[5]), expect(&|j| a[j] & b[5]));
+                assert_eq!(zero(!(la | lb)), expect(&|j| !(a[j] | b[j])));
+                assert_eq!(zero((la << n) & lb), expect(&|j| (a[j] << n) & b[j]));
+                assert_eq!(zero((la >> n) & lb), expect(&|j| (a[j] >> n) & b[j]));
+                let mut c = $lanes::splat(b[0]);
+                c |= la;
+                assert_eq!(zero(c & lb), expect(&|j| (b[0] | a[j]) & b[j]));
+                let shapes: [u8; 8] = core::array::from_fn(|_| (next() % 64) as u8);
+                let avail = next();
+                let want = (0..8).fold(0u8, |m, j| m | (((avail >> shapes[j]) & 1) as u8) << j);
+                assert_eq!($lanes::available(avail, &shapes), want);
+                let (w, sel) = (next(), next() & next());
+                let mut packed = 0usize;
+                for (k, bit) in (0..64).filter(|&i| sel >> i & 1 == 1).enumerate() {
+                    packed |= ((w >> bit & 1) as usize) << k;
+                }
+                assert_eq!($gather(w, sel), packed);
+            }
+        }};
+    }
+
+    /// Every form this processor can run (the vector forms' instructions are called
+    /// here, outside the kernels' entries, only where it has them).
     #[test]
     fn lanes_compute_what_words_do() {
-        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for _ in 0..200 {
-            let a: [u64; 8] = core::array::from_fn(|j| if j == 3 { 0 } else { next() });
-            let b: [u64; 8] = core::array::from_fn(|_| next() & next());
-            let (la, lb) = (Lanes::load(&a), Lanes::load(&b));
-            let n = (next() % 64) as u32;
-            let zero = |l: Lanes| l.zero_lanes();
-            let expect =
-                |f: &dyn Fn(usize) -> u64| (0..8).fold(0u8, |m, j| m | ((f(j) == 0) as u8) << j);
-            assert_eq!(zero(la), expect(&|j| a[j]));
-            assert_eq!(zero(la & lb), expect(&|j| a[j] & b[j]));
-            assert_eq!(zero(la & b[5]), expect(&|j| a[j] & b[5]));
-            assert_eq!(zero(!(la | lb)), expect(&|j| !(a[j] | b[j])));
-            assert_eq!(zero((la << n) & lb), expect(&|j| (a[j] << n) & b[j]));
-            assert_eq!(zero((la >> n) & lb), expect(&|j| (a[j] >> n) & b[j]));
-            let mut c = Lanes::splat(b[0]);
-            c |= la;
-            assert_eq!(zero(c & lb), expect(&|j| (b[0] | a[j]) & b[j]));
-            let shapes: [u8; 8] = core::array::from_fn(|_| (next() % 64) as u8);
-            let avail = next();
-            let want = (0..8).fold(0u8, |m, j| m | (((avail >> shapes[j]) & 1) as u8) << j);
-            assert_eq!(Lanes::available(avail, &shapes), want);
-            let (w, sel) = (next(), next() & next());
-            let mut packed = 0usize;
-            for (k, bit) in (0..64).filter(|&i| sel >> i & 1 == 1).enumerate() {
-                packed |= ((w >> bit & 1) as usize) << k;
+        check_form!(Lanes, gather);
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi2")
+            {
+                check_form!(Lanes256, pext);
             }
-            assert_eq!(gather(w, sel), packed);
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                check_form!(Lanes512, gather);
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 //! the test `modules_only_use_the_layers_below` here).
 //!
 //! 1. `fnv`, `rng`, `word`, `lanes`: a hash, a random generator, the occupancy words and
-//!    the eight-lane tests generated code uses.
+//!    the eight-lane tests of the kernels, in each instruction set's form.
 //! 2. `info`: what a solver tells the runtime about its puzzle.
 //! 3. `options`: the command line.
 //! 4. `output`: the solution layout and the statistics per level; `picture`: solutions
@@ -99,6 +99,7 @@ mod layering {
                 include_str!("fila/mod.rs"),
                 include_str!("fila/bits.rs"),
                 include_str!("fila/data.rs"),
+                include_str!("fila/isa.rs"),
                 include_str!("fila/level.rs"),
                 include_str!("fila/prune.rs"),
                 include_str!("fila/search.rs"),

@@ -19,12 +19,18 @@ fn summed(key: &str) -> bool {
 
 /// Keys that differ between shards without making them disagree.
 fn per_shard(key: &str) -> bool {
-    matches!(key, "SHARD" | "SECONDS" | "THREADS" | "RESUMED_SUBTREES")
+    matches!(
+        key,
+        "SHARD" | "SECONDS" | "THREADS" | "RESUMED_SUBTREES" | "KERNELS"
+    )
 }
 
 /// Keys of one shard alone, left out of the merged block.
 fn left_out(key: &str) -> bool {
-    matches!(key, "THREADS" | "RESUMED_SUBTREES" | "SHARD_SUBTREES")
+    matches!(
+        key,
+        "THREADS" | "RESUMED_SUBTREES" | "SHARD_SUBTREES" | "KERNELS"
+    )
 }
 
 /// Merges the shard outputs `(name, text)` into one `-i` text.

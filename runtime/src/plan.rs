@@ -22,6 +22,9 @@ pub struct Plan<'a> {
     /// A generated solver's switch from E to F (see [`crate::Order`]); zero for the
     /// dancing-links engine.
     pub f_from: usize,
+    /// The instruction set the solver's FILA kernels run in (`-i`'s `KERNELS=`), set by
+    /// the driver from the solver; `None` for the dancing-links engine.
+    pub kernels: Option<&'static str>,
     pub notes: Vec<String>,
 }
 
@@ -112,6 +115,7 @@ impl<'a> Plan<'a> {
             unfiltered,
             pruning,
             f_from,
+            kernels: None,
             notes,
         })
     }

@@ -104,6 +104,10 @@ fn header(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, comment: Option
         );
         out.kv("F_FROM", plan.f_from);
     }
+    if let Some(kernels) = plan.kernels {
+        out.comment("Kernels: the instruction set the FILA search runs in, the fastest this processor has (FILA_KERNELS=avx512|avx2|portable to choose; words wider than 64 bits run avx2 for avx512).");
+        out.kv("KERNELS", kernels);
+    }
     out.kv("FIRST", &plan.first.what);
     out.kv("FIRST_IMAGES", plan.first.images.len());
     let checked = plan

@@ -29,6 +29,12 @@ pub trait Search: Send {
 
     /// A fresh solver for the same puzzle, for another thread.
     fn fork(&self) -> Box<dyn Search>;
+
+    /// The instruction set its FILA kernels run in (`-i`'s `KERNELS=`): `None` for a
+    /// solver without them.
+    fn kernels(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Where listed solutions go: one writer for every thread, so that a solution is always

@@ -96,6 +96,7 @@ impl Outcome {
         let same = |k: &str| {
             !(k == "ENGINE"
                 || k == "F_FROM"
+                || k == "KERNELS"
                 || k == "SECONDS"
                 || k == "SUBTREES"
                 || k == "THREADS"

@@ -1,11 +1,12 @@
 //! The occupancy words the FILA kernels are generic over (`u64`, `u128`, `Wide<N>`), and
-//! the blocks of images they test at once: eight 64-bit masks in one vector (`Lanes`), or
-//! one mask of a wider word.
+//! the blocks of images they test at once: eight 64-bit masks in one vector (the
+//! instruction set's form of lanes), or one mask of a wider word.
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
-use crate::lanes::{gather, Lanes};
+use super::isa::Isa;
+use crate::lanes;
 use crate::word::Wide;
 
 /// What the bit-parallel neighbour tests need of a value: a word, or a block of words.
@@ -47,8 +48,15 @@ pub trait Word:
 {
     /// No cell filled.
     const ZERO: Self;
-    /// The images tested side by side in one step of a list walk.
-    type Block: Block<Self>;
+    /// The images tested side by side in one step of a list walk, in the form of the
+    /// instruction set `I`.
+    type Block<I: Isa>: Block<Self>;
+    /// The instruction set this word's kernels run in where the processor has AVX-512:
+    /// AVX-512 itself for `u64`, whose blocks are eight-lane vectors; AVX2 for the wider
+    /// words, whose blocks are one word, so that AVX-512 would add only another copy of
+    /// the kernels to compile.
+    #[cfg(target_arch = "x86_64")]
+    type OnAvx512: Isa;
 
     /// Only cell `c` filled.
     fn bit(c: usize) -> Self;
@@ -64,7 +72,7 @@ pub trait Word:
     fn trailing_zeros(self) -> u32;
     /// The bits of `self` that `mask` selects, packed towards bit 0 (`pext`, limb by
     /// limb): the index of a neighbour state.
-    fn gather(self, mask: Self) -> usize;
+    fn gather<I: Isa>(self, mask: Self) -> usize;
     /// Cells 0 to 127.
     fn low_u128(self) -> u128;
     /// The word whose lowest cells are `low` (cut to the word's width).
@@ -89,10 +97,12 @@ pub trait Block<W>: Bits {
 }
 
 macro_rules! primitive_word {
-    ($t:ty, $block:ty) => {
+    ($t:ty, $block:ty, $on_avx512:ty) => {
         impl Word for $t {
             const ZERO: $t = 0;
-            type Block = $block;
+            type Block<I: Isa> = $block;
+            #[cfg(target_arch = "x86_64")]
+            type OnAvx512 = $on_avx512;
             #[inline(always)]
             fn bit(c: usize) -> $t {
                 1 << c
@@ -142,12 +152,12 @@ macro_rules! primitive_word {
                 w
             }
             #[inline(always)]
-            fn gather(self, mask: $t) -> usize {
+            fn gather<I: Isa>(self, mask: $t) -> usize {
                 // One `pext` per 64 bits, the higher part above the lower.
                 let (mut index, mut at) = (0, 0);
                 for limb in 0..<$t>::BITS / 64 {
                     let m = (mask >> (64 * limb)) as u64;
-                    index |= gather((self >> (64 * limb)) as u64, m) << at;
+                    index |= I::gather((self >> (64 * limb)) as u64, m) << at;
                     at += m.count_ones();
                 }
                 index
@@ -176,32 +186,51 @@ macro_rules! primitive_word {
     };
 }
 
-primitive_word!(u64, Lanes);
-primitive_word!(u128, u128);
+#[cfg(target_arch = "x86_64")]
+primitive_word!(u64, I::Lanes, super::isa::Avx512);
+#[cfg(target_arch = "x86_64")]
+primitive_word!(u128, u128, super::isa::Avx2);
+#[cfg(not(target_arch = "x86_64"))]
+primitive_word!(u64, I::Lanes, ());
+#[cfg(not(target_arch = "x86_64"))]
+primitive_word!(u128, u128, ());
 
-impl Block<u64> for Lanes {
-    const WIDTH: usize = 8;
-    #[inline(always)]
-    fn splat(w: u64) -> Lanes {
-        Lanes::splat(w)
-    }
-    #[inline(always)]
-    fn load(words: &[u64]) -> Lanes {
-        Lanes::load(words.try_into().expect("eight words"))
-    }
-    #[inline(always)]
-    fn zero_lanes(self) -> u8 {
-        Lanes::zero_lanes(self)
-    }
-    #[inline(always)]
-    fn available(avail: u64, shapes: &[u8]) -> u8 {
-        Lanes::available(avail, shapes.try_into().expect("eight shapes"))
-    }
+/// The eight lanes of each form as a block.
+macro_rules! lanes_block {
+    ($lanes:ty) => {
+        impl Block<u64> for $lanes {
+            const WIDTH: usize = 8;
+            #[inline(always)]
+            fn splat(w: u64) -> $lanes {
+                <$lanes>::splat(w)
+            }
+            #[inline(always)]
+            fn load(words: &[u64]) -> $lanes {
+                <$lanes>::load(words.try_into().expect("eight words"))
+            }
+            #[inline(always)]
+            fn zero_lanes(self) -> u8 {
+                <$lanes>::zero_lanes(self)
+            }
+            #[inline(always)]
+            fn available(avail: u64, shapes: &[u8]) -> u8 {
+                <$lanes>::available(avail, shapes.try_into().expect("eight shapes"))
+            }
+        }
+    };
 }
+
+lanes_block!(lanes::Lanes);
+#[cfg(target_arch = "x86_64")]
+lanes_block!(lanes::Lanes512);
+#[cfg(target_arch = "x86_64")]
+lanes_block!(lanes::Lanes256);
 
 impl<const N: usize> Word for Wide<N> {
     const ZERO: Wide<N> = Wide::ZERO;
-    type Block = Wide<N>;
+    type Block<I: Isa> = Wide<N>;
+    #[cfg(target_arch = "x86_64")]
+    type OnAvx512 = super::isa::Avx2;
     #[inline(always)]
     fn bit(c: usize) -> Self {
         Wide::bit(c)
@@ -231,10 +260,10 @@ impl<const N: usize> Word for Wide<N> {
         Wide::trailing_zeros(self)
     }
     #[inline(always)]
-    fn gather(self, mask: Self) -> usize {
+    fn gather<I: Isa>(self, mask: Self) -> usize {
         let (mut index, mut at) = (0, 0);
         for (&w, &m) in self.0.iter().zip(&mask.0) {
-            index |= gather(w, m) << at;
+            index |= I::gather(w, m) << at;
             at += m.count_ones();
         }
         index
@@ -283,6 +312,7 @@ impl<const N: usize> Block<Wide<N>> for Wide<N> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::isa::Portable;
     use super::*;
 
     fn word_laws<W: Word>(cells: usize) {
@@ -298,12 +328,12 @@ mod tests {
         let mask = cells_read
             .iter()
             .fold(W::ZERO, |m, &c| m | W::bit(c as usize));
-        assert_eq!(w.gather(mask), 0b110);
+        assert_eq!(w.gather::<Portable>(mask), 0b110);
         // Across limbs: the lower limb's bits first.
         let spread = W::bit(70 % cells) | W::bit(5);
         let mask = W::bit(70 % cells) | W::bit(5) | W::bit(6);
         assert_eq!(
-            spread.gather(mask),
+            spread.gather::<Portable>(mask),
             if 70 % cells > 6 { 0b101 } else { 0b011 }
         );
         assert_eq!(W::from_low_u128(0x1_0000_0001).low_u128(), 0x1_0000_0001);
@@ -316,10 +346,10 @@ mod tests {
             w.count_ones(),
             (1..=cells / 64).map(|v| v.count_ones()).sum()
         );
-        let b = <W::Block as Block<W>>::splat(w);
+        let b = <W::Block<Portable> as Block<W>>::splat(w);
         assert_eq!(b.zero_lanes() & 1, 0);
         assert_eq!(
-            (b & <W::Block as Block<W>>::splat(W::ZERO)).zero_lanes() & 1,
+            (b & <W::Block<Portable> as Block<W>>::splat(W::ZERO)).zero_lanes() & 1,
             1
         );
     }

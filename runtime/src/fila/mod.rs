@@ -10,12 +10,14 @@
 
 pub mod bits;
 pub mod data;
+pub mod isa;
 pub mod level;
 pub mod prune;
 pub mod search;
 pub mod tables;
 
 pub use bits::{Block, Word};
+pub use isa::{Isa, Kernels};
 pub use level::*;
 pub use search::Solver;
 pub use tables::{

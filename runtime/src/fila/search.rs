@@ -5,6 +5,7 @@
 //! pieces left as a constant.
 
 use super::bits::{Block, Word};
+use super::isa::{dispatch, Isa, Kernels};
 use super::level::Level;
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{List, SetTable, Span, Tables};
@@ -14,6 +15,8 @@ use crate::search::{Context, Search};
 pub struct Solver<T: Tables> {
     tables: T,
     state: State<T>,
+    /// The copy of the kernels this solver runs ([`Kernels::chosen`]).
+    kernels: Kernels,
 }
 
 /// The state of one search; its methods take the tables beside it, so that the tables
@@ -86,6 +89,7 @@ impl<T: Tables> Solver<T> {
         });
         Solver {
             tables,
+            kernels: Kernels::chosen().unwrap_or_else(|_| Kernels::best()),
             state: State {
                 stack: [0; 64],
                 copies: [0; 64],
@@ -135,8 +139,8 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.stack = *stack;
         s.copies = *copies;
         s.stop = false;
-        s.descend::<T::Top>(self.tables, ctx, occ, avail, left);
-        s.stop
+        dispatch!(self.kernels, T::Word, self.enter_in(ctx, occ, avail, left));
+        self.state.stop
     }
 
     /// Adds the counts of this solver (and its tail) to `attempts` and `fits`, and
@@ -157,6 +161,32 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
 
 impl<T: Tables> Search for Solver<T> {
     fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut Context<'_>) {
+        dispatch!(self.kernels, T::Word, self.solve_prefix_in(prefix, ctx))
+    }
+
+    fn fork(&self) -> Box<dyn Search> {
+        Box::new(Solver::with_tables(self.tables))
+    }
+
+    fn kernels(&self) -> Option<&'static str> {
+        Some(dispatch!(self.kernels, T::Word, self.kernels_name()))
+    }
+}
+
+impl<T: Tables> Solver<T> {
+    /// The name of `I`, the instruction set the kernels run in.
+    fn kernels_name<I: Isa>(&self) -> &'static str {
+        I::NAME
+    }
+
+    /// [`Narrower::enter`] in the kernels of `I`.
+    fn enter_in<I: Isa>(&mut self, ctx: &mut Context<'_>, occ: T::Word, avail: u64, left: usize) {
+        self.state
+            .descend::<T::Top, I>(self.tables, ctx, occ, avail, left);
+    }
+
+    /// [`Search::solve_prefix`] in the kernels of `I`.
+    fn solve_prefix_in<I: Isa>(&mut self, prefix: &[u16], ctx: &mut Context<'_>) {
         let pruning = ctx.pruning();
         self.configure(Settings {
             floor: ctx.floor(),
@@ -196,19 +226,15 @@ impl<T: Tables> Search for Solver<T> {
             let shifts = t.shifts().unwrap_or(&[]);
             if isolated::<T::Word, T::Word>(occ, t.full(), shifts, t.isolation()) == T::Word::ZERO {
                 s.fits[pieces] = 1;
-                s.descend::<T::Top>(t, ctx, occ, avail, left);
+                s.descend::<T::Top, I>(t, ctx, occ, avail, left);
             }
         } else {
-            s.descend::<T::Top>(t, ctx, occ, avail, left);
+            s.descend::<T::Top, I>(t, ctx, occ, avail, left);
         }
         if let Some(tail) = &mut s.tail {
             tail.add_counts(&mut s.attempts, &mut s.fits);
         }
         ctx.stats.add(&s.attempts[..=pieces], &s.fits[..=pieces]);
-    }
-
-    fn fork(&self) -> Box<dyn Search> {
-        Box::new(Solver::with_tables(self.tables))
     }
 }
 
@@ -216,7 +242,7 @@ impl<T: Tables> State<T> {
     /// Searches below a node with `left` pieces left, where `left` is known only at run
     /// time (at the root of a subtree): finds its level's copy.
     #[inline(always)]
-    fn descend<L: Level>(
+    fn descend<L: Level, I: Isa>(
         &mut self,
         t: T,
         ctx: &mut Context<'_>,
@@ -225,14 +251,33 @@ impl<T: Tables> State<T> {
         left: usize,
     ) {
         if L::LEFT == left || L::LEFT == 0 {
-            self.search::<L>(t, ctx, occ, avail);
+            self.search::<L, I>(t, ctx, occ, avail);
         } else {
-            self.descend::<L::Below>(t, ctx, occ, avail, left);
+            self.descend::<L::Below, I>(t, ctx, occ, avail, left);
         }
     }
 
-    /// The search below a node with `L::LEFT` pieces left.
-    fn search<L: Level>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
+    /// The search below a node with `L::LEFT` pieces left: a function of its own per
+    /// level, compiled for the instruction set `I`.
+    #[inline(always)]
+    fn search<L: Level, I: Isa>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
+        // SAFETY: the kernels were entered through `dispatch!`.
+        unsafe {
+            I::call(
+                #[inline(always)]
+                || self.search_in::<L, I>(t, ctx, occ, avail),
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn search_in<L: Level, I: Isa>(
+        &mut self,
+        t: T,
+        ctx: &mut Context<'_>,
+        occ: T::Word,
+        avail: u64,
+    ) {
         let left = L::LEFT;
         let pieces = t.pieces();
         if left <= self.floor {
@@ -262,18 +307,24 @@ impl<T: Tables> State<T> {
         }
         if left > self.f_from {
             if let Some(e) = t.e_table() {
-                self.search_e::<L>(t, e, ctx, occ, avail);
+                // SAFETY: the kernels were entered through `dispatch!`.
+                unsafe {
+                    I::call(
+                        #[inline(always)]
+                        || self.search_e::<L, I>(t, e, ctx, occ, avail),
+                    )
+                };
                 return;
             }
         }
-        self.try_span::<L>(t, ctx, occ, avail, t.f_span(occ));
+        self.try_span::<L, I>(t, ctx, occ, avail, t.f_span::<I>(occ));
     }
 
     /// Chooses the target by the E heuristic of the FILA article: among the open cells
     /// with the fewest open neighbours, the one where the fewest images fit; then tries
-    /// that cell's images.
-    #[inline(never)]
-    fn search_e<L: Level>(
+    /// that cell's images. A function of its own, entered through `Isa::call`.
+    #[inline(always)]
+    fn search_e<L: Level, I: Isa>(
         &mut self,
         t: T,
         e: &SetTable<'_, T::Word>,
@@ -288,8 +339,8 @@ impl<T: Tables> State<T> {
         while candidates != T::Word::ZERO {
             let c = candidates.trailing_zeros() as usize;
             candidates = candidates.clear_lowest();
-            let set = e.set(c, occ);
-            let fits = count_fits(e.span(set), occ, avail);
+            let set = e.set::<I>(c, occ);
+            let fits = count_fits::<T::Word, I>(e.span(set), occ, avail);
             if fits < best_fits {
                 best_fits = fits;
                 best_set = set;
@@ -302,7 +353,7 @@ impl<T: Tables> State<T> {
                 }
             }
         }
-        self.try_span::<L>(t, ctx, occ, avail, e.span(best_set));
+        self.try_span::<L, I>(t, ctx, occ, avail, e.span(best_set));
     }
 
     /// Tries the images of `span` whose shape is available: the fits of a block of
@@ -314,7 +365,7 @@ impl<T: Tables> State<T> {
     /// image a block (wider words, which do not vectorise) it runs only on the images that
     /// fit (one-sided pentominoes in 30x3: 92.6 -> 27.6 ms).
     #[inline(always)]
-    fn try_span<L: Level>(
+    fn try_span<L: Level, I: Isa>(
         &mut self,
         t: T,
         ctx: &mut Context<'_>,
@@ -322,7 +373,7 @@ impl<T: Tables> State<T> {
         avail: u64,
         span: Span<'_, T::Word>,
     ) {
-        let early = <<T::Word as Word>::Block as Block<T::Word>>::WIDTH > 1;
+        let early = <<T::Word as Word>::Block<I> as Block<T::Word>>::WIDTH > 1;
         let (full, form) = (t.full(), t.isolation());
         let shifts = t.shifts().unwrap_or(&[]);
         let list = span.list;
@@ -334,7 +385,13 @@ impl<T: Tables> State<T> {
                 span.end
             };
             let (tried, mut fits) = if early {
-                fits_of_blocks(t, list, occ, avail, base, stop)
+                // SAFETY: the kernels were entered through `dispatch!`.
+                unsafe {
+                    I::call(
+                        #[inline(always)]
+                        || fits_of_blocks::<T, I>(t, list, occ, avail, base, stop),
+                    )
+                }
             } else {
                 fits_of_words(list, occ, avail, base, stop)
             };
@@ -352,7 +409,7 @@ impl<T: Tables> State<T> {
                 let image = list.images[k];
                 if t.one_per_shape() {
                     // With one piece of every shape, placing a piece clears its shape's bit.
-                    if self.place::<L>(t, ctx, occ | mask, avail & !(1u64 << s), image) {
+                    if self.place::<L, I>(t, ctx, occ | mask, avail & !(1u64 << s), image) {
                         return;
                     }
                 } else {
@@ -362,7 +419,7 @@ impl<T: Tables> State<T> {
                     } else {
                         avail
                     };
-                    let stop = self.place::<L>(t, ctx, occ | mask, next, image);
+                    let stop = self.place::<L, I>(t, ctx, occ | mask, next, image);
                     self.copies[s] += 1;
                     if stop {
                         return;
@@ -376,7 +433,7 @@ impl<T: Tables> State<T> {
     /// Places `image` (its mask already in `occ`) and searches on. Returns true when the
     /// search must stop.
     #[inline(always)]
-    fn place<L: Level>(
+    fn place<L: Level, I: Isa>(
         &mut self,
         t: T,
         ctx: &mut Context<'_>,
@@ -389,17 +446,26 @@ impl<T: Tables> State<T> {
         // of an overflow.)
         let below = left.wrapping_sub(1);
         self.fits[left & 63] += 1;
-        if below > self.prune_from && !self.prune_ok(t, occ, next, below, image) {
+        // SAFETY: the kernels were entered through `dispatch!`.
+        if below > self.prune_from
+            && !unsafe {
+                I::call(
+                    #[inline(always)]
+                    || self.prune_ok(t, occ, next, below, image),
+                )
+            }
+        {
             return self.stop;
         }
         self.stack[t.pieces().wrapping_sub(left) & 63] = image;
-        self.search::<L::Below>(t, ctx, occ, next);
+        self.search::<L::Below, I>(t, ctx, occ, next);
         self.stop
     }
 
     /// Whether the volume and parity backtracks, where they apply with `remaining` pieces
-    /// left to place, let the search go on below the placement of `image`.
-    #[inline(never)]
+    /// left to place, let the search go on below the placement of `image`. A function of its
+    /// own, entered through `Isa::call`.
+    #[inline(always)]
     fn prune_ok(&self, t: T, occ: T::Word, avail: u64, remaining: usize, image: u16) -> bool {
         let p = t.pruning();
         (remaining <= self.volume_from
@@ -479,34 +545,37 @@ fn fewest_class<W: Word>(open: W, bits: &[W], most: usize) -> W {
 /// counted): the block's masks, the lanes whose shape is available, and of those the
 /// lanes whose image meets no filled cell of `o` (the occupancy in every lane).
 #[inline(always)]
-fn block<W: Word>(
+fn block<W: Word, I: Isa>(
     list: &List<'_, W>,
-    o: W::Block,
+    o: W::Block<I>,
     avail: u64,
     at: usize,
     stop: usize,
-) -> (W::Block, u8, u8) {
-    let width = <W::Block as Block<W>>::WIDTH;
+) -> (W::Block<I>, u8, u8) {
+    let width = <W::Block<I> as Block<W>>::WIDTH;
     let valid = if stop - at >= width {
         ((1u16 << width) - 1) as u8
     } else {
         (1u8 << (stop - at)) - 1
     };
-    let m = <W::Block as Block<W>>::load(&list.masks[at..at + width]);
-    let available = <W::Block as Block<W>>::available(avail, &list.shapes[at..at + width]) & valid;
+    let m = <W::Block<I> as Block<W>>::load(&list.masks[at..at + width]);
+    let available =
+        <W::Block<I> as Block<W>>::available(avail, &list.shapes[at..at + width]) & valid;
     (m, available, available & (o & m).zero_lanes())
 }
 
 /// The number of images of available shapes in `span` that fit, a block at a time
 /// without a branch per image.
 #[inline(always)]
-fn count_fits<W: Word>(span: Span<'_, W>, occ: W, avail: u64) -> u32 {
-    let o = <W::Block as Block<W>>::splat(occ);
+fn count_fits<W: Word, I: Isa>(span: Span<'_, W>, occ: W, avail: u64) -> u32 {
+    let o = <W::Block<I> as Block<W>>::splat(occ);
     let mut fits = 0;
     let mut at = span.start;
     while at < span.end {
-        fits += block(span.list, o, avail, at, span.end).2.count_ones();
-        at += <W::Block as Block<W>>::WIDTH;
+        fits += block::<W, I>(span.list, o, avail, at, span.end)
+            .2
+            .count_ones();
+        at += <W::Block<I> as Block<W>>::WIDTH;
     }
     fits
 }
@@ -515,11 +584,12 @@ fn count_fits<W: Word>(span: Span<'_, W>, occ: W, avail: u64) -> u32 {
 /// them that fit without leaving an open region too small for any piece, as bits from
 /// `base`: a block of images at a time, without a branch per image.
 ///
-/// Its own function, not inlined: inlined into the walk that places the fits, its vector
-/// constants lived across the recursive calls there and were spilled, and reloaded inside
-/// this loop (10x6: 25.3 against 24.2 ms before the kernels moved here).
-#[inline(never)]
-fn fits_of_blocks<T: Tables>(
+/// A function of its own, entered through `Isa::call`: inlined into the walk that places
+/// the fits, its vector constants lived across the recursive calls there and were
+/// spilled, and reloaded inside this loop (10x6: 25.3 against 24.2 ms before the kernels
+/// moved here).
+#[inline(always)]
+fn fits_of_blocks<T: Tables, I: Isa>(
     t: T,
     list: &List<'_, T::Word>,
     occ: T::Word,
@@ -529,16 +599,16 @@ fn fits_of_blocks<T: Tables>(
 ) -> (u32, u64) {
     let (full, form) = (t.full(), t.isolation());
     let shifts = t.shifts().unwrap_or(&[]);
-    let o = <<T::Word as Word>::Block as Block<T::Word>>::splat(occ);
+    let o = <<T::Word as Word>::Block<I> as Block<T::Word>>::splat(occ);
     let mut tried = 0;
     let mut fits = 0;
     let mut at = base;
     while at < stop {
-        let (m, available, fit) = block(list, o, avail, at, stop);
+        let (m, available, fit) = block::<T::Word, I>(list, o, avail, at, stop);
         tried += available.count_ones();
         let fit = fit & isolated(o | m, full, shifts, form).zero_lanes();
         fits |= (fit as u64) << (at - base);
-        at += <<T::Word as Word>::Block as Block<T::Word>>::WIDTH;
+        at += <<T::Word as Word>::Block<I> as Block<T::Word>>::WIDTH;
     }
     (tried, fits)
 }

@@ -4,6 +4,7 @@
 //! run-time engine implements it on tables built when it starts.
 
 use super::bits::Word;
+use super::isa::Isa;
 use super::level::{Level, L63};
 
 /// An image list: image numbers with their occupancy masks and shapes, side by side.
@@ -55,8 +56,8 @@ pub struct SetTable<'a, W> {
 impl<W: Word> SetTable<'_, W> {
     /// The set of cell `c` in the state of `occ`.
     #[inline(always)]
-    pub fn set(&self, c: usize, occ: W) -> usize {
-        self.set_base[c] as usize + occ.gather(self.context[c])
+    pub fn set<I: Isa>(&self, c: usize, occ: W) -> usize {
+        self.set_base[c] as usize + occ.gather::<I>(self.context[c])
     }
 
     /// The entries of set `set`.
@@ -71,9 +72,9 @@ impl<W: Word> SetTable<'_, W> {
 
     /// The set of the first open cell of `occ` (the F heuristic).
     #[inline(always)]
-    pub fn first_open(&self, occ: W) -> Span<'_, W> {
+    pub fn first_open<I: Isa>(&self, occ: W) -> Span<'_, W> {
         let c = (!occ).trailing_zeros() as usize & (self.context.len() - 1);
-        self.span(self.set(c, occ))
+        self.span(self.set::<I>(c, occ))
     }
 }
 
@@ -152,8 +153,9 @@ pub trait Tables: Copy + Send + Sync + 'static {
     /// The neighbour relations as shifts, when the numbering makes them shifts.
     fn shifts(&self) -> Option<&[Shift<Self::Word>]>;
     fn isolation(&self) -> Isolation;
-    /// The image list set of the first open cell of `occ` (the F heuristic).
-    fn f_span(&self, occ: Self::Word) -> Span<'_, Self::Word>;
+    /// The image list set of the first open cell of `occ` (the F heuristic), in the
+    /// instruction set `I`.
+    fn f_span<I: Isa>(&self, occ: Self::Word) -> Span<'_, Self::Word>;
     /// The E stage, if the solver has one.
     fn e_table(&self) -> Option<&SetTable<'_, Self::Word>>;
     fn pruning(&self) -> &Pruning<'_, Self::Word>;
@@ -306,9 +308,9 @@ impl<R: Reach> Tables for R {
         self.tables().isolation
     }
     #[inline(always)]
-    fn f_span(&self, occ: R::Word) -> Span<'_, R::Word> {
+    fn f_span<I: Isa>(&self, occ: R::Word) -> Span<'_, R::Word> {
         match &self.tables().f_stage {
-            FStage::Table(table) => table.first_open(occ),
+            FStage::Table(table) => table.first_open::<I>(occ),
             FStage::Cells(cells) => cells(occ),
         }
     }
@@ -352,7 +354,7 @@ impl<W: Word> Tables for NoTail<W> {
     fn isolation(&self) -> Isolation {
         Isolation::None
     }
-    fn f_span(&self, _occ: W) -> Span<'_, W> {
+    fn f_span<I: Isa>(&self, _occ: W) -> Span<'_, W> {
         Span::all(&List {
             masks: &[],
             images: &[],
