@@ -224,19 +224,20 @@ impl Kernels {
 /// Calls `$recv.$method::<I>($args)` with `I` the [`Isa`] of the [`Kernels`] `$k` for
 /// kernels over the word `$w` (its [`Word::OnAvx512`](super::bits::Word) where the
 /// kernels are AVX-512): the one way into the kernels' copies. `$k` must be one the
-/// processor runs ([`Kernels::supported`]).
+/// processor runs ([`Kernels::supported`]). For the modules beside this one (its paths
+/// start at `super`).
 macro_rules! dispatch {
     ($k:expr, $w:ty, $recv:ident . $method:ident ( $($arg:expr),* )) => {{
-        let k: $crate::fila::isa::Kernels = $k;
+        let k: super::isa::Kernels = $k;
         debug_assert!(k.supported(), "kernels {} on a processor without them", k.name());
         match k {
             #[cfg(target_arch = "x86_64")]
-            $crate::fila::isa::Kernels::Avx512 => {
-                $recv.$method::<<$w as $crate::fila::bits::Word>::OnAvx512>($($arg),*)
+            super::isa::Kernels::Avx512 => {
+                $recv.$method::<<$w as super::bits::Word>::OnAvx512>($($arg),*)
             }
             #[cfg(target_arch = "x86_64")]
-            $crate::fila::isa::Kernels::Avx2 => $recv.$method::<$crate::fila::isa::Avx2>($($arg),*),
-            _ => $recv.$method::<$crate::fila::isa::Portable>($($arg),*),
+            super::isa::Kernels::Avx2 => $recv.$method::<super::isa::Avx2>($($arg),*),
+            _ => $recv.$method::<super::isa::Portable>($($arg),*),
         }
     }};
 }
