@@ -22,8 +22,8 @@ use crate::lanes;
 /// An instruction set the kernels are compiled for.
 ///
 /// Code generic over `I: Isa` runs only inside `I::call`, reached only through
-/// [`dispatch!`] on a [`Kernels`] the processor has: the
-/// `unsafe` instructions of `I::Lanes` and `I::gather` rely on it.
+/// [`dispatch!`] on a [`Kernels`] the processor has: the `unsafe` instructions of
+/// `I::Lanes` and `I::gather` rely on it.
 pub trait Isa: Copy + Send + Sync + 'static {
     /// The name of its [`Kernels`].
     const NAME: &'static str;
@@ -43,7 +43,7 @@ pub trait Isa: Copy + Send + Sync + 'static {
     unsafe fn call<R>(f: impl FnOnce() -> R) -> R;
 }
 
-/// An instruction set's marker type and its entries: `$features` enabled in both.
+/// An instruction set's marker type and its entry, compiled with `$features` enabled.
 macro_rules! tier {
     ($(#[$doc:meta])* $name:ident, $label:literal, $features:literal, $lanes:ty, $gather:path, $call:ident) => {
         $(#[$doc])*
