@@ -5,7 +5,7 @@
 //! pieces left as a constant.
 
 use super::bits::{Block, Word};
-use super::isa::{dispatch, Isa, Kernels};
+use super::isa::{dispatch, within, Isa, Kernels};
 use super::level::Level;
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{List, SetTable, Span, Tables};
@@ -261,13 +261,7 @@ impl<T: Tables> State<T> {
     /// level, compiled for the instruction set `I`.
     #[inline(always)]
     fn search<L: Level, I: Isa>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
-        // SAFETY: the kernels were entered through `dispatch!`.
-        unsafe {
-            I::call(
-                #[inline(always)]
-                || self.search_in::<L, I>(t, ctx, occ, avail),
-            )
-        }
+        within!(I, self.search_in::<L, I>(t, ctx, occ, avail))
     }
 
     #[inline(always)]
@@ -307,13 +301,7 @@ impl<T: Tables> State<T> {
         }
         if left > self.f_from {
             if let Some(e) = t.e_table() {
-                // SAFETY: the kernels were entered through `dispatch!`.
-                unsafe {
-                    I::call(
-                        #[inline(always)]
-                        || self.search_e::<L, I>(t, e, ctx, occ, avail),
-                    )
-                };
+                within!(I, self.search_e::<L, I>(t, e, ctx, occ, avail));
                 return;
             }
         }
@@ -385,13 +373,7 @@ impl<T: Tables> State<T> {
                 span.end
             };
             let (tried, mut fits) = if early {
-                // SAFETY: the kernels were entered through `dispatch!`.
-                unsafe {
-                    I::call(
-                        #[inline(always)]
-                        || fits_of_blocks::<T, I>(t, list, occ, avail, base, stop),
-                    )
-                }
+                within!(I, fits_of_blocks::<T, I>(t, list, occ, avail, base, stop))
             } else {
                 fits_of_words(list, occ, avail, base, stop)
             };
@@ -446,15 +428,7 @@ impl<T: Tables> State<T> {
         // of an overflow.)
         let below = left.wrapping_sub(1);
         self.fits[left & 63] += 1;
-        // SAFETY: the kernels were entered through `dispatch!`.
-        if below > self.prune_from
-            && !unsafe {
-                I::call(
-                    #[inline(always)]
-                    || self.prune_ok(t, occ, next, below, image),
-                )
-            }
-        {
+        if below > self.prune_from && !within!(I, self.prune_ok(t, occ, next, below, image)) {
             return self.stop;
         }
         self.stack[t.pieces().wrapping_sub(left) & 63] = image;
