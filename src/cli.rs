@@ -333,7 +333,15 @@ fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
         return 2;
     }
     let mut out = std::io::BufWriter::new(std::io::stdout());
+    if let Err(message) = runtime::interrupt::install() {
+        eprintln!("warning: {message}");
+    }
     for Prepared { info, ir } in &prepared {
+        if let Some(status) = runtime::interrupt::exit_status() {
+            // A signal stopped the puzzle before: the next ones are not begun.
+            let _ = out.flush();
+            return status;
+        }
         let mut search: Box<dyn Search> = match ir {
             Some(ir) => puzzle::fila::solver(ir),
             None => Box::new(DlxSearch::new(info)),
@@ -347,5 +355,5 @@ fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
         }
     }
     let _ = out.flush();
-    0
+    runtime::interrupt::exit_status().unwrap_or(0)
 }

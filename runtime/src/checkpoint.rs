@@ -141,9 +141,14 @@ impl Checkpoint {
     /// Reads the record at `from` for the run `fresh` describes (which keeps its own path,
     /// where it will be written).
     pub fn resume(from: &Path, fresh: Checkpoint) -> Result<Checkpoint, String> {
-        let name = from.display();
+        let name = from.display().to_string();
         let text = std::fs::read_to_string(from)
             .map_err(|e| format!("--resume {name}: cannot read it: {e}"))?;
+        Checkpoint::read(&name, &text, fresh)
+    }
+
+    /// Reads the record `text` (the file `name`) for the run `fresh` describes.
+    pub fn read(name: &str, text: &str, fresh: Checkpoint) -> Result<Checkpoint, String> {
         let mut lines = text.lines().enumerate();
         if !lines.next().is_some_and(|(_, l)| l.starts_with(MAGIC)) {
             return Err(format!("{name}:1: not a fila checkpoint"));

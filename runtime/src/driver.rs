@@ -78,7 +78,7 @@ pub fn run(
         search_subtree(&shared, &totals, search, &partition.subtrees[k], k);
     });
 
-    let stopped = shared.stopped();
+    let stopped = shared.stop_reason();
     let totals = totals.into_inner().unwrap_or_else(|e| e.into_inner());
     let (all, done_count) = totals.finish();
     let summary = Summary {
@@ -99,7 +99,7 @@ pub fn run(
         "SOLUTIONS={}, UNIQUE={}{}",
         summary.solutions,
         summary.unique,
-        if summary.stopped {
+        if summary.stopped.is_some() {
             " (stopped early)"
         } else {
             ""
@@ -149,7 +149,7 @@ fn run_estimate(
         subtrees: e.subtrees,
         searched: e.sampled,
         resumed: 0,
-        stopped: true,
+        stopped: Some(crate::search::Stop::Estimate),
     })
 }
 

@@ -6,7 +6,8 @@
 //! the test `modules_only_use_the_layers_below` here).
 //!
 //! 1. `fnv`, `rng`, `word`, `lanes`: a hash, a random generator, the occupancy words and
-//!    the eight-lane tests of the kernels, in each instruction set's form.
+//!    the eight-lane tests of the kernels, in each instruction set's form; `interrupt`:
+//!    the signals that stop a run.
 //! 2. `info`: what a solver tells the runtime about its puzzle.
 //! 3. `options`: the command line.
 //! 4. `output`: the solution layout and the statistics per level; `picture`: solutions
@@ -35,6 +36,7 @@ pub mod fila;
 pub mod fnv;
 pub mod gallery;
 pub mod info;
+pub mod interrupt;
 pub mod lanes;
 pub mod merge;
 pub mod options;
@@ -65,9 +67,15 @@ pub use search::{Context, Search};
 pub fn main_for(info: PuzzleInfo, search: &mut dyn Search) {
     let options = Options::try_parse_from(std::env::args().collect()).unwrap_or_else(|e| e.exit());
     let mut out = std::io::BufWriter::new(std::io::stdout());
+    if let Err(message) = interrupt::install() {
+        eprintln!("warning: {message}");
+    }
     if let Err(UsageError(message)) = run(&info, search, &options, &mut out) {
         eprintln!("error: {message}");
         std::process::exit(2);
+    }
+    if let Some(status) = interrupt::exit_status() {
+        std::process::exit(status);
     }
 }
 
@@ -82,6 +90,7 @@ mod layering {
         ("rng", include_str!("rng.rs")),
         ("word", include_str!("word.rs")),
         ("lanes", include_str!("lanes.rs")),
+        ("interrupt", include_str!("interrupt.rs")),
         ("info", include_str!("info.rs")),
         ("options", include_str!("options.rs")),
         ("output", include_str!("output.rs")),

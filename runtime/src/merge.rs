@@ -4,7 +4,9 @@
 //! are skipped; any other line that is not `KEY=VALUE` is an error); its `-i` blocks, one
 //! per puzzle, are matched by position. Counts and statistics are added; everything that
 //! describes the puzzle or the run must agree; the shards `1/N` to `N/N` must each appear
-//! exactly once.
+//! exactly once. Only whole shards are added: a block that says its search stopped early
+//! (`STOPPED=`), a block without its last line (`SECONDS=`) and a file that ends inside a
+//! line are refused.
 
 use crate::report::{Entry, Report, ReportError};
 
@@ -37,6 +39,13 @@ fn left_out(key: &str) -> bool {
 pub fn merge(inputs: &[(String, String)]) -> Result<String, String> {
     if inputs.is_empty() {
         return Err("nothing to merge: name the -i outputs of the shards".to_string());
+    }
+    for (name, text) in inputs {
+        if !text.is_empty() && !text.ends_with('\n') {
+            return Err(format!(
+                "{name}: ends in the middle of a line: the output was cut short"
+            ));
+        }
     }
     let parsed = inputs
         .iter()
@@ -161,6 +170,22 @@ impl Merged {
     }
 }
 
+/// Refuses the block of a shard that did not search all of its subtrees, or whose block
+/// was cut short: its counts are not the shard's.
+fn whole(name: &str, block: &Report) -> Result<(), String> {
+    if let Some(Entry { line, value, .. }) = block.entry("STOPPED") {
+        return Err(format!(
+            "{name}:{line}: STOPPED={value}: this shard stopped before the end of its search, so its counts are partial (run it to its end, with --resume if it kept a checkpoint)"
+        ));
+    }
+    if block.entry("SECONDS").is_none() {
+        return Err(format!(
+            "{name}: no SECONDS= line: the -i block was cut short"
+        ));
+    }
+    Ok(())
+}
+
 /// Merges the blocks of one puzzle, one per shard: `(file name, block)`.
 fn merge_puzzle(blocks: &[(&str, &Report)]) -> Result<String, String> {
     let (first_name, base) = blocks[0];
@@ -175,6 +200,7 @@ fn merge_puzzle(blocks: &[(&str, &Report)]) -> Result<String, String> {
     let mut merged: Vec<(String, Merged)> = Vec::new();
     let mut shards = Shards::default();
     for &(name, block) in blocks {
+        whole(name, block)?;
         if shared_keys(block) != shared_keys(base) {
             return Err(format!(
                 "{name}: its -i keys differ from {first_name}'s (not the same solver or options)"
@@ -244,6 +270,35 @@ mod tests {
         assert!(merge(&[shard(1, 2, 5), other])
             .unwrap_err()
             .contains("not the same run"));
+    }
+
+    #[test]
+    fn only_whole_shards_are_added() {
+        let with = |i: usize, from: &str, to: &str| {
+            let (name, text) = shard(i, 2, 5);
+            (name, text.replace(from, to))
+        };
+        let stopped = with(2, "SOLUTIONS=", "STOPPED=limit\nSOLUTIONS=");
+        assert_eq!(
+            merge(&[shard(1, 2, 7), stopped]).unwrap_err(),
+            "s2:11: STOPPED=limit: this shard stopped before the end of its search, so its counts are partial (run it to its end, with --resume if it kept a checkpoint)"
+        );
+        let (name, text) = shard(2, 2, 5);
+        for cut in ["SECONDS=1.5", "SECONDS=", "FITS[ 2]=7"] {
+            let end = text.find(cut).unwrap() + cut.len();
+            let short = (name.clone(), text[..end].to_string());
+            assert!(
+                merge(&[shard(1, 2, 7), short])
+                    .unwrap_err()
+                    .contains("cut short"),
+                "{cut}"
+            );
+        }
+        let without = with(2, "SECONDS=1.5\n", "");
+        assert_eq!(
+            merge(&[shard(1, 2, 7), without]).unwrap_err(),
+            "s2: no SECONDS= line: the -i block was cut short"
+        );
     }
 
     #[test]

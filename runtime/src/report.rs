@@ -16,6 +16,7 @@ use crate::info::PuzzleInfo;
 use crate::options::{Options, Shard};
 use crate::output::Stats;
 use crate::plan::Plan;
+use crate::search::Stop;
 
 /// The result of one run: what its `-i` block reports.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +31,8 @@ pub struct Summary {
     pub searched: usize,
     /// Subtrees a resumed run found finished in its checkpoint.
     pub resumed: usize,
-    /// The run stopped early (--limit, or the output went away).
-    pub stopped: bool,
+    /// Why the run stopped before the end of its search, if it did.
+    pub stopped: Option<Stop>,
 }
 
 /// A block being written.
@@ -130,7 +131,11 @@ pub fn format_info(
     in_shard: usize,
 ) -> String {
     let stopped = "the search stopped early: the counts are partial";
-    let mut out = header(info, plan, options, summary.stopped.then_some(stopped));
+    let mut out = header(info, plan, options, summary.stopped.map(|_| stopped));
+    if let Some(stop) = summary.stopped {
+        out.comment("Why the search stopped before its end: limit (--limit), output (the listing could not be written), pictures (nor the pictures), signal (SIGINT, SIGTERM or SIGHUP).");
+        out.kv("STOPPED", stop.name());
+    }
     out.comment("The search is split into SUBTREES independent subtrees (the first placements).");
     out.kv("SUBTREES", summary.subtrees);
     if let Some(shard) = options.shard {
@@ -474,7 +479,7 @@ mod tests {
             subtrees: 10,
             searched: 3,
             resumed: 1,
-            stopped: false,
+            stopped: None,
         }
     }
 

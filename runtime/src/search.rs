@@ -51,6 +51,35 @@ struct Listing<'a> {
     error: Option<String>,
 }
 
+/// Why a run stopped before the end of its search: its counts are partial, which its
+/// `-i` block says as `STOPPED=` (and `fila merge` refuses it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// `--limit` solutions were listed.
+    Limit,
+    /// The listing could not be written (a closed pipe).
+    Output,
+    /// The pictures could not be written.
+    Pictures,
+    /// A signal asked the run to stop (`interrupt`).
+    Signal,
+    /// `--estimate` measured the search instead of running it.
+    Estimate,
+}
+
+impl Stop {
+    /// The value of `STOPPED=`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Limit => "limit",
+            Stop::Output => "output",
+            Stop::Pictures => "pictures",
+            Stop::Signal => "signal",
+            Stop::Estimate => "estimate",
+        }
+    }
+}
+
 /// What every thread of one run shares: the plan, the listing, and whether to stop.
 pub(crate) struct SharedRun<'a> {
     info: &'a PuzzleInfo,
@@ -61,6 +90,11 @@ pub(crate) struct SharedRun<'a> {
     unique_only: bool,
     limit: Option<u64>,
     stop: AtomicBool,
+    /// Why the run stopped, once it has.
+    why: Mutex<Option<Stop>>,
+    /// Whether a signal stops it (`interrupt`): not while the search is split or measured,
+    /// which must see the whole tree.
+    interruptible: bool,
     listing: Mutex<Listing<'a>>,
 }
 
@@ -75,6 +109,8 @@ impl<'a> SharedRun<'a> {
             unique_only: false,
             limit: None,
             stop: AtomicBool::new(false),
+            why: Mutex::new(None),
+            interruptible: false,
             listing: Mutex::new(Listing {
                 accepted: 0,
                 out: None,
@@ -102,6 +138,13 @@ impl<'a> SharedRun<'a> {
             unique_only: options.unique,
             limit: options.limit,
             stop: AtomicBool::new(options.limit.is_some_and(|l| accepted >= l)),
+            why: Mutex::new(
+                options
+                    .limit
+                    .filter(|&l| accepted >= l)
+                    .map(|_| Stop::Limit),
+            ),
+            interruptible: true,
             listing: Mutex::new(Listing {
                 accepted,
                 out: Some(out),
@@ -111,9 +154,27 @@ impl<'a> SharedRun<'a> {
         }
     }
 
-    /// Whether the run stopped early: `--limit` was reached, or the output went away.
+    /// Whether the run stopped early: `--limit` was reached, the output went away, or a
+    /// signal came.
     pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+            || (self.interruptible && crate::interrupt::received().is_some())
+    }
+
+    /// Stops the run for `why` (the first reason given is the one kept).
+    fn stop(&self, why: Stop) {
+        self.why
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(why);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Why the run stopped early, if it did.
+    pub(crate) fn stop_reason(&self) -> Option<Stop> {
+        let why = *self.why.lock().unwrap_or_else(|e| e.into_inner());
+        let signal = self.interruptible && crate::interrupt::received().is_some();
+        why.or(signal.then_some(Stop::Signal))
     }
 
     /// Ends the listing: writes `after` (the `-i` block) below the solutions, flushes,
@@ -246,19 +307,19 @@ impl<'a> Context<'a> {
             format_solution(self.info, listing.accepted, placed, &mut self.text);
             if out.write_all(self.text.as_bytes()).is_err() {
                 // The reader went away (a closed pipe): nothing more can be said.
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.stop(Stop::Output);
                 return false;
             }
         }
         if let Some(pictures) = listing.pictures.as_mut() {
             if let Err(error) = pictures.add(listing.accepted, owners(self.info, placed)) {
                 listing.error = Some(error);
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.stop(Stop::Pictures);
                 return false;
             }
         }
         if shared.limit.is_some_and(|l| listing.accepted >= l) {
-            shared.stop.store(true, Ordering::Relaxed);
+            shared.stop(Stop::Limit);
             return false;
         }
         true

@@ -114,7 +114,7 @@ fn limit_holds_across_threads() {
     let run = run_in_process(&info, &opts);
     assert_eq!(run.summary.solutions, 7);
     assert_eq!(parse_listing(&run.output, info.dims).len(), 7);
-    assert!(run.summary.stopped);
+    assert_eq!(run.summary.stopped, Some(runtime::search::Stop::Limit));
 }
 
 /// Runs `exe args`, returning its output.
@@ -206,6 +206,49 @@ fn four_shards_merge_into_the_whole_count() {
             &["merge", files[0], files[1], files[1], files[2], files[3]],
         );
         assert_eq!(o.status.code(), Some(2), "{label}: a doubled shard");
+
+        // A shard stopped by --limit says so, and is refused; so is one cut short.
+        let limited = must(
+            run(
+                exe,
+                &[pre, &["-q", "-i", "--shard", "3/4", "--limit", "2"]].concat(),
+            ),
+            &format!("{label} limited shard"),
+        );
+        assert_eq!(value_of(&report(&limited), "STOPPED"), "limit");
+        assert!(!whole.contains("STOPPED="), "{label}: a whole run stopped");
+        let file = dir.join(format!("{label}-limited.txt"));
+        std::fs::write(&file, &limited).unwrap();
+        let o = run(
+            Path::new(fila()),
+            &[
+                "merge",
+                files[0],
+                files[1],
+                &file.display().to_string(),
+                files[3],
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{label}: a stopped shard");
+        assert!(
+            stderr(&o).contains("STOPPED=limit: this shard stopped"),
+            "{}",
+            stderr(&o)
+        );
+        let full = std::fs::read_to_string(files[2]).unwrap();
+        std::fs::write(&file, &full[..full.len() - 3]).unwrap();
+        let o = run(
+            Path::new(fila()),
+            &[
+                "merge",
+                files[0],
+                files[1],
+                &file.display().to_string(),
+                files[3],
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{label}: a shard cut short");
+        assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
     }
 }
 
@@ -224,6 +267,67 @@ fn wait_for_progress(file: &Path, limit: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(5));
     }
     false
+}
+
+/// A run stopped by SIGINT part-way ends as a whole: every listed solution whole, the
+/// `-i` block saying STOPPED=signal with the count of what was listed, exit status 130,
+/// and a checkpoint that resumes to the exact count; `fila merge` refuses its block.
+#[test]
+fn interrupted_run_ends_whole_and_resumes() {
+    let dir = scratch("interrupt");
+    let checkpoint = dir.join("run.checkpoint");
+    let listing = dir.join("run.txt");
+    let file = "puzzles/pentomino_10x6.txt";
+    // Dancing links, which takes the 10x6 long enough to be stopped part-way.
+    let args = ["solve", "--engine", "dlx", "-i", "--threads", "1"];
+    let mut child = Command::new(fila())
+        .args(args)
+        .args(["--checkpoint-every", "0", "--checkpoint"])
+        .arg(&checkpoint)
+        .arg(file)
+        .current_dir(root())
+        .stdout(std::fs::File::create(&listing).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for_progress(&checkpoint, Duration::from_secs(60)),
+        "no subtree was recorded"
+    );
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "128 + SIGINT");
+    let text = std::fs::read_to_string(&listing).unwrap();
+    let stopped = report(&text);
+    assert_eq!(value_of(&stopped, "STOPPED"), "signal", "{text}");
+    let listed = parse_listing(&text, [10, 6, 1]);
+    let solutions = number(&stopped, "SOLUTIONS");
+    assert_eq!(listed.len() as u64, solutions);
+    assert!(solutions < 2339, "stopped part-way");
+    let o = run(
+        Path::new(fila()),
+        &["merge", &listing.display().to_string()],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("STOPPED=signal"), "{}", stderr(&o));
+
+    let resumed = must(
+        run(
+            Path::new(fila()),
+            &[
+                &args[..],
+                &["-q", "--resume", &checkpoint.display().to_string(), file],
+            ]
+            .concat(),
+        ),
+        "resume",
+    );
+    assert_eq!(number(&report(&resumed), "SOLUTIONS"), 2339, "{resumed}");
+    assert!(!resumed.contains("STOPPED="));
 }
 
 /// A run killed with SIGKILL part-way and resumed from its checkpoint gives exactly the
