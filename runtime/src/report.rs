@@ -413,6 +413,13 @@ impl Report {
         let mut counts = Vec::new();
         for entry in &self.entries {
             if let Some(n) = level_of(&entry.key, name) {
+                // A level is a number of pieces left, and a puzzle has at most 65535.
+                if n > u16::MAX as usize {
+                    return Err(ReportError::at(
+                        entry.line,
+                        format!("{} is beyond the 65535 levels a run can have", entry.key),
+                    ));
+                }
                 if counts.len() <= n {
                     counts.resize(n + 1, 0);
                 }
@@ -481,6 +488,19 @@ mod tests {
             resumed: 1,
             stopped: None,
         }
+    }
+
+    /// Found by the fuzz target `report`: a huge level index once asked for a vector of
+    /// that length.
+    #[test]
+    fn a_level_beyond_any_puzzle_is_an_error() {
+        let report = Report::parse("PUZZLE=x\nFITS[ 3]=1\nFITS[ 444444444444444443]=7\n").unwrap();
+        assert_eq!(
+            report.fits().unwrap_err().to_string(),
+            "line 3: FITS[ 444444444444444443] is beyond the 65535 levels a run can have"
+        );
+        let report = Report::parse("PUZZLE=x\nATTEMPTS[65535]=1\n").unwrap();
+        assert_eq!(report.attempts().unwrap().len(), 65536);
     }
 
     #[test]
