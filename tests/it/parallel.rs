@@ -217,38 +217,22 @@ fn four_shards_merge_into_the_whole_count() {
         );
         assert_eq!(value_of(&report(&limited), "STOPPED"), "limit");
         assert!(!whole.contains("STOPPED="), "{label}: a whole run stopped");
-        let file = dir.join(format!("{label}-limited.txt"));
-        std::fs::write(&file, &limited).unwrap();
-        let o = run(
-            Path::new(fila()),
-            &[
-                "merge",
-                files[0],
-                files[1],
-                &file.display().to_string(),
-                files[3],
-            ],
-        );
-        assert_eq!(o.status.code(), Some(2), "{label}: a stopped shard");
-        assert!(
-            stderr(&o).contains("STOPPED=limit: this shard stopped"),
-            "{}",
-            stderr(&o)
-        );
         let full = std::fs::read_to_string(files[2]).unwrap();
-        std::fs::write(&file, &full[..full.len() - 3]).unwrap();
-        let o = run(
-            Path::new(fila()),
-            &[
-                "merge",
-                files[0],
-                files[1],
-                &file.display().to_string(),
-                files[3],
-            ],
-        );
-        assert_eq!(o.status.code(), Some(2), "{label}: a shard cut short");
-        assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
+        let cut = &full[..full.len() - 3];
+        let file = dir.join(format!("{label}-not-whole.txt"));
+        let path = file.display().to_string();
+        for (text, why) in [
+            (limited.as_str(), "STOPPED=limit: this shard stopped"),
+            (cut, "cut short"),
+        ] {
+            std::fs::write(&file, text).unwrap();
+            let o = run(
+                Path::new(fila()),
+                &["merge", files[0], files[1], &path, files[3]],
+            );
+            assert_eq!(o.status.code(), Some(2), "{label}: {why}");
+            assert!(stderr(&o).contains(why), "{}", stderr(&o));
+        }
     }
 }
 
