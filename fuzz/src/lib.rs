@@ -71,7 +71,9 @@ pub fn definition(data: &[u8]) {
 }
 
 /// What `fila solve` makes of a model before it searches: the runtime description, and
-/// the run-time FILA engine's tables where the puzzle is within its limits.
+/// the run-time FILA engine's lowering where the puzzle is within its limits. (Not its
+/// tables: `puzzle::fila::solver` leaks them, to hand the kernels `'static` tables for
+/// the life of the process, and a fuzzer's process builds millions.)
 fn model(puzzle: &Puzzle) {
     if let Ok(info) = puzzle::info::puzzle_info(puzzle, &Redundancy::Auto, "fuzz") {
         assert_eq!(info.images.len(), puzzle.images.len());
@@ -79,9 +81,7 @@ fn model(puzzle: &Puzzle) {
     let defaults = puzzle::fila::defaults(puzzle);
     let pieces = puzzle.mobile_pieces();
     let f_from = defaults.f_from.min(pieces);
-    if let Ok(ir) = puzzle::fila::lower(puzzle, f_from, f_from < pieces) {
-        let _ = puzzle::fila::solver(&ir);
-    }
+    let _ = puzzle::fila::lower(puzzle, f_from, f_from < pieces);
 }
 
 /// A fresh checkpoint of a run of `PUZZLES[which]` that searches below each first image,

@@ -76,11 +76,12 @@ pub fn merge(inputs: &[(String, String)]) -> Result<String, String> {
     Ok(out)
 }
 
-/// Which file holds each shard of a run split in `count`.
+/// Which file holds each shard of a run split in `count`, by shard index (a map, so
+/// that the count an input claims allocates nothing).
 #[derive(Default)]
 struct Shards<'a> {
     count: Option<usize>,
-    holders: Vec<Option<&'a str>>,
+    holders: std::collections::BTreeMap<usize, &'a str>,
 }
 
 impl<'a> Shards<'a> {
@@ -102,24 +103,25 @@ impl<'a> Shards<'a> {
                 "{name}: SHARD={written}, but the other shards are of {count}"
             ));
         }
-        self.holders.resize(count, None);
-        let holder = &mut self.holders[shard.index - 1];
-        if let Some(other) = holder {
+        if let Some(other) = self.holders.insert(shard.index, name) {
             return Err(format!("{name}: shard {written} is also in {other}"));
         }
-        *holder = Some(name);
         Ok(())
     }
 
-    /// The shards no file holds, as `I/N`.
+    /// The shards no file holds, as `I/N`: the first ten, and how many more.
     fn missing(&self) -> Vec<String> {
-        let n = self.holders.len();
-        self.holders
-            .iter()
-            .enumerate()
-            .filter(|(_, holder)| holder.is_none())
-            .map(|(i, _)| format!("{}/{n}", i + 1))
-            .collect()
+        let n = self.count.unwrap_or(0);
+        let mut missing: Vec<String> = (1..=n)
+            .filter(|i| !self.holders.contains_key(i))
+            .take(10)
+            .map(|i| format!("{i}/{n}"))
+            .collect();
+        let more = (n - self.holders.len()).saturating_sub(missing.len());
+        if more > 0 {
+            missing.push(format!("and {more} more"));
+        }
+        missing
     }
 }
 
@@ -222,7 +224,7 @@ fn merge_puzzle(blocks: &[(&str, &Report)]) -> Result<String, String> {
         return Err(format!("shards missing: {}", missing.join(", ")));
     }
     let puzzle = base.get("PUZZLE").unwrap_or("");
-    let count = shards.holders.len();
+    let count = shards.count.unwrap_or(0);
     let mut out = format!("\n# {puzzle}: {count} shards merged (SECONDS is their sum)\n");
     for (key, value) in merged.into_iter().filter(|(key, _)| !left_out(key)) {
         let value = match value {
@@ -270,6 +272,18 @@ mod tests {
         assert!(merge(&[shard(1, 2, 5), other])
             .unwrap_err()
             .contains("not the same run"));
+    }
+
+    /// Found by the fuzz target `report`: a shard count of billions once allocated a
+    /// slot for each shard.
+    #[test]
+    fn a_huge_shard_count_allocates_nothing() {
+        let (name, text) = shard(1, 2, 5);
+        let huge = (name, text.replace("SHARD=1/2", "SHARD=1/1549499626"));
+        assert_eq!(
+            merge(&[huge]).unwrap_err(),
+            "shards missing: 2/1549499626, 3/1549499626, 4/1549499626, 5/1549499626, 6/1549499626, 7/1549499626, 8/1549499626, 9/1549499626, 10/1549499626, 11/1549499626, and 1549499615 more"
+        );
     }
 
     #[test]
