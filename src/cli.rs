@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use clap::{Parser, Subcommand, ValueEnum};
 use puzzle::engine::DlxSearch;
 use puzzle::info::puzzle_info;
+use puzzle::limits::{Bytes, Limits};
 use puzzle::lower::Ir;
 use puzzle::model::Redundancy;
 use runtime::{Options, PuzzleInfo, RedundancyFilter, Search};
@@ -32,6 +33,11 @@ enum Command {
         /// `dlx`, dancing links (the oracle)
         #[arg(long, value_enum)]
         engine: Option<Engine>,
+        /// Refuse a puzzle whose model and tables would need more memory than SIZE (bytes,
+        /// or with K, M, G or T: 512M, 16G), by an estimate made before they are built
+        /// [default: 8G]
+        #[arg(long, value_name = "SIZE", value_parser = puzzle::limits::parse_size)]
+        max_memory: Option<u64>,
         /// Definition files; `-` or none reads standard input
         files: Vec<String>,
     },
@@ -91,8 +97,14 @@ pub fn main(args: Vec<String>) -> i32 {
         Command::Solve {
             options,
             engine,
+            max_memory,
             files,
-        } => solve(&options, engine, &files),
+        } => {
+            let limits = Limits {
+                max_memory: max_memory.unwrap_or(puzzle::limits::DEFAULT_MAX_MEMORY),
+            };
+            solve(&options, engine, &limits, &files)
+        }
         Command::Merge { files } => merge(&files),
         Command::Render {
             definition,
@@ -231,13 +243,29 @@ struct Prepared {
 
 /// Models, describes and (for the FILA engine) lowers one puzzle as the options ask.
 /// Without `--engine`, a puzzle beyond the FILA engine's limits goes to dancing links.
+/// A puzzle whose run would need more memory than `limits` allow is refused before its
+/// tables are built.
 fn prepare(
     mut puzzle: puzzle::model::Puzzle,
     options: &Options,
     engine: Option<Engine>,
+    limits: &Limits,
     redundancy: &Redundancy,
 ) -> Result<Prepared, String> {
     let fila = engine != Some(Engine::Dlx);
+    let runs_on = if fila && puzzle::lower::beyond_limits(&puzzle).is_none() {
+        puzzle::limits::Engine::Fila
+    } else {
+        puzzle::limits::Engine::Dlx
+    };
+    let needed = puzzle.footprint().run_bytes(runs_on);
+    if needed > limits.max_memory {
+        return Err(format!(
+            "solving it would need about {} of memory, more than the limit of {} (--max-memory)",
+            Bytes(needed),
+            Bytes(limits.max_memory)
+        ));
+    }
     let defaults = puzzle::fila::defaults(&puzzle);
     let volume_filter = options
         .volume_filter
@@ -274,7 +302,7 @@ fn prepare(
     }
 }
 
-fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
+fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[String]) -> i32 {
     let files: Vec<String> = if files.is_empty() {
         vec!["-".to_string()]
     } else {
@@ -293,13 +321,14 @@ fn solve(options: &Options, engine: Option<Engine>, files: &[String]) -> i32 {
                 continue;
             }
         };
-        match puzzle::load(&name, &text) {
+        match puzzle::load_with(&name, &text, limits) {
             Ok(puzzles) => {
                 for puzzle in puzzles {
-                    match prepare(puzzle, options, engine, &redundancy) {
+                    let line = puzzle.line;
+                    match prepare(puzzle, options, engine, limits, &redundancy) {
                         Ok(p) => prepared.push(p),
                         Err(why) => {
-                            eprintln!("{name}: error: {why}");
+                            eprintln!("{name}:{line}:1: error: {why}");
                             failed = true;
                         }
                     }

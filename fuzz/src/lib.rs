@@ -7,6 +7,7 @@
 
 use std::sync::OnceLock;
 
+use puzzle::limits::Limits;
 use puzzle::model::{Puzzle, Redundancy};
 use runtime::checkpoint::Checkpoint;
 use runtime::output::read_solutions;
@@ -48,14 +49,23 @@ fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()
 }
 
+/// The memory limit definitions are read within: small, so that inputs reach it and the
+/// fuzzer's process stays far below libFuzzer's RSS limit.
+const MAX_MEMORY: u64 = 256 << 20;
+
 /// A definition file: the reader and the model, then what every engine builds from the
 /// model first. Every diagnostic names a line of the text (or the line after its last, for
-/// an unfinished block).
+/// an unfinished block), and a puzzle accepted fits the memory limit.
 pub fn definition(data: &[u8]) {
     let Some(text) = text(data) else { return };
-    match puzzle::load("fuzz.txt", text) {
+    let limits = Limits {
+        max_memory: MAX_MEMORY,
+    };
+    match puzzle::load_with("fuzz.txt", text, &limits) {
         Ok(puzzles) => {
             for puzzle in &puzzles {
+                let needs = puzzle.footprint().least_run_bytes();
+                assert!(needs <= MAX_MEMORY, "accepted, needing {needs} bytes");
                 model(puzzle);
             }
         }

@@ -300,52 +300,73 @@ impl Dlx {
         }
     }
 
+    /// The search below the rows chosen so far, with `top` pieces left. It keeps its own
+    /// stack rather than recursing, since a puzzle may have tens of thousands of pieces:
+    /// for each level, the column covered there and the node of the row being tried in
+    /// it (the column's header before the first).
     fn search(
         &mut self,
-        left: usize,
+        top: usize,
         check: &mut dyn FnMut(&Node<'_>) -> bool,
         found: &mut dyn FnMut(&[u32], bool) -> Flow,
     ) {
-        let complete = self.right[ROOT] as usize == ROOT;
-        if complete || left <= self.floor {
-            if found(&self.chosen, complete) == Flow::Stop {
-                self.stopped = true;
+        let mut levels: Vec<(usize, usize)> = Vec::new();
+        loop {
+            // A node: a solution, a floor, a dead end, or a column to branch on.
+            let left = top - levels.len();
+            let complete = self.right[ROOT] as usize == ROOT;
+            if complete || left <= self.floor {
+                if found(&self.chosen, complete) == Flow::Stop {
+                    self.stopped = true;
+                }
+            } else {
+                // The primary column with the fewest rows (the first of equals).
+                let mut best = self.right[ROOT] as usize;
+                let mut c = self.right[best] as usize;
+                while c != ROOT && self.len[best] > 0 {
+                    if self.len[c] < self.len[best] {
+                        best = c;
+                    }
+                    c = self.right[c] as usize;
+                }
+                if self.len[best] > 0 {
+                    self.cover(best);
+                    levels.push((best, best));
+                }
             }
-            return;
-        }
-        // The primary column with the fewest rows (the first of equals).
-        let mut best = self.right[ROOT] as usize;
-        let mut c = self.right[best] as usize;
-        while c != ROOT && self.len[best] > 0 {
-            if self.len[c] < self.len[best] {
-                best = c;
+            // The next row to try, at the deepest level that has one, undoing the row
+            // tried there before.
+            loop {
+                let Some(&(best, r)) = levels.last() else {
+                    return;
+                };
+                let left = top - (levels.len() - 1);
+                if r != best {
+                    let row = self.row[r] as usize;
+                    self.mark(row, false);
+                    self.give_back_others(r);
+                    self.chosen.pop();
+                }
+                let next = self.down[r] as usize;
+                if self.stopped || next == best {
+                    self.uncover(best);
+                    levels.pop();
+                    continue;
+                }
+                if let Some(level) = levels.last_mut() {
+                    level.1 = next;
+                }
+                self.counts.attempts[left] += 1;
+                self.counts.fits[left] += 1;
+                let row = self.row[next] as usize;
+                self.chosen.push(row as u32);
+                self.take_others(next);
+                self.mark(row, true);
+                if self.allowed(left - 1, check) {
+                    break;
+                }
             }
-            c = self.right[c] as usize;
         }
-        if self.len[best] == 0 {
-            return;
-        }
-        self.cover(best);
-        let mut r = self.down[best] as usize;
-        while r != best {
-            self.counts.attempts[left] += 1;
-            self.counts.fits[left] += 1;
-            let row = self.row[r] as usize;
-            self.chosen.push(row as u32);
-            self.take_others(r);
-            self.mark(row, true);
-            if self.allowed(left - 1, check) {
-                self.search(left - 1, check, found);
-            }
-            self.mark(row, false);
-            self.give_back_others(r);
-            self.chosen.pop();
-            if self.stopped {
-                break;
-            }
-            r = self.down[r] as usize;
-        }
-        self.uncover(best);
     }
 }
 

@@ -15,17 +15,24 @@ pub mod geometry;
 pub mod info;
 pub mod lattice;
 pub mod layout;
+pub mod limits;
 pub mod lower;
 pub mod model;
 pub mod parse;
 
 use diag::Diagnostic;
+use limits::Limits;
 use model::Puzzle;
 
-/// Reads every puzzle in `text` and builds its model. `file` names the input in
-/// diagnostics and, by its stem, the puzzles (`NAME`, or `NAME.2`, `NAME.3`, ... after
-/// the first when the stream holds several).
+/// Reads every puzzle in `text` and builds its model, within the default [`Limits`].
+/// `file` names the input in diagnostics and, by its stem, the puzzles (`NAME`, or
+/// `NAME.2`, `NAME.3`, ... after the first when the stream holds several).
 pub fn load(file: &str, text: &str) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
+    load_with(file, text, &Limits::default())
+}
+
+/// [`load`] within `limits`.
+pub fn load_with(file: &str, text: &str, limits: &Limits) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
     let defs = parse::parse(file, text)?;
     let stem = std::path::Path::new(file)
         .file_stem()
@@ -40,7 +47,7 @@ pub fn load(file: &str, text: &str) -> Result<Vec<Puzzle>, Vec<Diagnostic>> {
         } else {
             format!("{stem}.{}", k + 1)
         };
-        match Puzzle::build(def, &name, file) {
+        match Puzzle::build(def, &name, file, limits) {
             Ok(p) => puzzles.push(p),
             Err(e) => errors.extend(e),
         }

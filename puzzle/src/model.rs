@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::diag::Diagnostic;
 use crate::geometry::{self, BoxGrid, Coord};
 use crate::lattice::{self, Geometry, Lattice, Map};
+use crate::limits::{Bytes, Footprint, Limits, MAX_IMAGES};
 use crate::parse::PuzzleDef;
 
 /// A cell number: the position of an open cell in fill order.
@@ -18,6 +19,8 @@ pub type Cell = u16;
 #[derive(Clone, Debug)]
 pub struct Puzzle {
     pub name: String,
+    /// The line of its `D` directive, which diagnostics about the whole puzzle name.
+    pub line: usize,
     pub lattice: Lattice,
     pub dims: [usize; 3],
     pub one_side: bool,
@@ -165,7 +168,14 @@ pub struct NotApplicable(pub String);
 
 impl Puzzle {
     /// Builds the model of one parsed puzzle. `name` is what the puzzle is called in output.
-    pub fn build(def: &PuzzleDef, name: &str, file: &str) -> Result<Puzzle, Vec<Diagnostic>> {
+    /// A puzzle with more images than fila numbers, or whose images alone would take more
+    /// memory than `limits` allow, is refused before they are built.
+    pub fn build(
+        def: &PuzzleDef,
+        name: &str,
+        file: &str,
+        limits: &Limits,
+    ) -> Result<Puzzle, Vec<Diagnostic>> {
         let dims = def.dims;
         if def.pieces.iter().all(|p| p.stationary) {
             return Err(vec![Diagnostic::new(
@@ -191,11 +201,27 @@ impl Puzzle {
         }
         let (pieces, shapes) = pieces_and_shapes(def, geometry);
         let mirror_closed = unpaired_shape(&shapes).is_none();
-        let (images, shape_images) = place_shapes(&shapes, geometry.period(), &grid, &cell_at);
+        let period = geometry.period();
+        let footprint = count_images(&shapes, period, &grid, &cell_at, limits).map_err(
+            |(shape, message)| {
+                let first = &pieces[shapes[shape].pieces[0]];
+                vec![Diagnostic::new(
+                    file,
+                    def.line,
+                    1,
+                    format!(
+                        "{message}; the count passed the limit at piece '{}' (line {})",
+                        first.name, first.line
+                    ),
+                )]
+            },
+        )?;
+        let (images, shape_images) = place_shapes(&shapes, period, &grid, &cell_at, &footprint);
         let image_index = index_images(&images);
 
         Ok(Puzzle {
             name: name.to_string(),
+            line: def.line,
             lattice: def.lattice,
             dims,
             one_side: def.one_side,
@@ -209,6 +235,16 @@ impl Puzzle {
             mirror_closed,
             image_index,
         })
+    }
+
+    /// The size of the model as it is now (the volume filter and tails thin the images),
+    /// for the memory estimates of [`crate::limits`].
+    pub fn footprint(&self) -> Footprint {
+        Footprint {
+            cells: self.cells.len() as u64,
+            images: self.images.len() as u64,
+            image_cells: self.images.iter().map(|im| im.cells.len() as u64).sum(),
+        }
     }
 
     /// The number of mobile pieces, which is the depth of every search.
@@ -402,6 +438,7 @@ impl Puzzle {
         let image_index = index_images(&images);
         let tail = Puzzle {
             name: self.name.clone(),
+            line: self.line,
             lattice: self.lattice,
             dims: self.dims,
             one_side: self.one_side,
@@ -777,20 +814,20 @@ fn pieces_and_shapes(def: &PuzzleDef, geometry: &dyn Geometry) -> (Vec<Piece>, V
     (pieces, shapes)
 }
 
-/// Every image of every shape: each orientation at each translation (by multiples of
-/// `period`) that lies on open cells, its cells ascending; and the range of each shape's
-/// images.
-fn place_shapes(
+/// Calls `each(shape, cells)` for every image of every shape, in order: each orientation
+/// at each translation (by multiples of `period`) that lies on open cells, its cells
+/// ascending. Stops early when `each` returns false.
+fn for_each_image(
     shapes: &[Shape],
     period: Coord,
     grid: &BoxGrid,
     cell_at: &[Option<Cell>],
-) -> (Vec<Image>, Vec<std::ops::Range<usize>>) {
+    mut each: impl FnMut(usize, &[Cell]) -> bool,
+) {
     let dims = grid.dims;
-    let mut images = Vec::new();
-    let mut shape_images = Vec::new();
+    let [px, py, pz] = period.map(|p| p as usize);
+    let mut placed = Vec::new();
     for (s, shape) in shapes.iter().enumerate() {
-        let start = images.len();
         for orientation in &shape.orientations {
             let mut extent = [0i32; 3];
             for c in orientation {
@@ -798,29 +835,97 @@ fn place_shapes(
                     extent[i] = extent[i].max(c[i]);
                 }
             }
-            let [px, py, pz] = period.map(|p| p as usize);
             for tz in (0..(dims[2] as i32 - extent[2]).max(0)).step_by(pz) {
                 for ty in (0..(dims[1] as i32 - extent[1]).max(0)).step_by(py) {
                     for tx in (0..(dims[0] as i32 - extent[0]).max(0)).step_by(px) {
-                        let placed: Option<Vec<Cell>> = orientation
-                            .iter()
-                            .map(|&c| {
-                                let g = grid.index(geometry::offset(c, [tx, ty, tz]))?;
-                                cell_at[g]
-                            })
-                            .collect();
-                        if let Some(mut placed) = placed {
+                        placed.clear();
+                        let open = orientation.iter().all(|&c| {
+                            let cell = grid
+                                .index(geometry::offset(c, [tx, ty, tz]))
+                                .and_then(|g| cell_at[g]);
+                            placed.extend(cell);
+                            cell.is_some()
+                        });
+                        if open {
                             placed.sort_unstable();
-                            images.push(Image {
-                                shape: s,
-                                cells: placed,
-                            });
+                            if !each(s, &placed) {
+                                return;
+                            }
                         }
                     }
                 }
             }
         }
-        shape_images.push(start..images.len());
+    }
+}
+
+/// Counts the images `for_each_image` would build, without building them, stopping as
+/// soon as there are more than fila numbers or than any engine could solve within
+/// `limits`: `Err` then gives the shape at which the count passed the limit.
+fn count_images(
+    shapes: &[Shape],
+    period: Coord,
+    grid: &BoxGrid,
+    cell_at: &[Option<Cell>],
+    limits: &Limits,
+) -> Result<Footprint, (usize, String)> {
+    let mut footprint = Footprint {
+        cells: cell_at.iter().flatten().count() as u64,
+        ..Footprint::default()
+    };
+    let mut over = None;
+    for_each_image(shapes, period, grid, cell_at, |s, cells| {
+        footprint.images += 1;
+        footprint.image_cells += cells.len() as u64;
+        if footprint.images > MAX_IMAGES as u64 {
+            over = Some((
+                s,
+                format!(
+                    "the pieces have more than {MAX_IMAGES} placements (images) in the box, the most fila can number"
+                ),
+            ));
+        } else if footprint.least_run_bytes() > limits.max_memory {
+            over = Some((
+                s,
+                format!(
+                    "solving it would need more memory than the limit of {} (--max-memory): the placements (images) of the pieces have {} cells already",
+                    Bytes(limits.max_memory),
+                    footprint.image_cells
+                ),
+            ));
+        }
+        over.is_none()
+    });
+    match over {
+        Some(over) => Err(over),
+        None => Ok(footprint),
+    }
+}
+
+/// Every image of every shape (as `for_each_image` finds them), and the range of each
+/// shape's images.
+fn place_shapes(
+    shapes: &[Shape],
+    period: Coord,
+    grid: &BoxGrid,
+    cell_at: &[Option<Cell>],
+    footprint: &Footprint,
+) -> (Vec<Image>, Vec<std::ops::Range<usize>>) {
+    let mut images = Vec::with_capacity(footprint.images as usize);
+    let mut shape_images = Vec::new();
+    for_each_image(shapes, period, grid, cell_at, |s, cells| {
+        while shape_images.len() <= s {
+            shape_images.push(images.len()..images.len());
+        }
+        images.push(Image {
+            shape: s,
+            cells: cells.to_vec(),
+        });
+        shape_images[s].end = images.len();
+        true
+    });
+    while shape_images.len() < shapes.len() {
+        shape_images.push(images.len()..images.len());
     }
     (images, shape_images)
 }

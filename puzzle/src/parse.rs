@@ -1290,7 +1290,8 @@ mod tests {
                 .expect("UTF-8 file name");
             let display = format!("tests/errors/{stem}.txt");
             let text = std::fs::read_to_string(path).expect("readable corpus file");
-            let actual = match parse(&display, &text) {
+            // The reader and the model: some limits are found only by counting the images.
+            let actual = match crate::load(&display, &text) {
                 Ok(_) => String::new(),
                 Err(errors) => render(&errors),
             };

@@ -133,7 +133,7 @@ pub fn format_info(
     let stopped = "the search stopped early: the counts are partial";
     let mut out = header(info, plan, options, summary.stopped.map(|_| stopped));
     if let Some(stop) = summary.stopped {
-        out.comment("Why the search stopped before its end: limit (--limit), output (the listing could not be written), pictures (nor the pictures), signal (SIGINT, SIGTERM or SIGHUP).");
+        out.comment("Why the search stopped before its end: limit (--limit), output (the listing could not be written), pictures (the pictures could not be written), signal (SIGINT, SIGTERM or SIGHUP).");
         out.kv("STOPPED", stop.name());
     }
     out.comment("The search is split into SUBTREES independent subtrees (the first placements).");

@@ -34,9 +34,15 @@ pub fn first_images(plan: &Plan<'_>) -> Vec<Subtree> {
         .collect()
 }
 
-/// At least `target` subtrees (unless the tree is smaller): whole levels of the search
-/// tree, one level deeper until there are enough, always stopping a piece short of a
-/// solution. The counts of the placements above the subtrees go to `upper`.
+/// The deepest level the search is split at. Each level deeper sets up every prefix
+/// again, so a tree that hardly branches (ten thousand monominoes) would cost the square
+/// of its depth. 64 levels are more than a FILA solver has (63 pieces).
+pub const MAX_SPLIT_DEPTH: usize = 64;
+
+/// At least `target` subtrees (unless the tree is smaller, or branches so little that
+/// [`MAX_SPLIT_DEPTH`] levels do not give them): whole levels of the search tree, one
+/// level deeper until there are enough, always stopping a piece short of a solution. The
+/// counts of the placements above the subtrees go to `upper`.
 pub fn subtrees(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
@@ -48,7 +54,7 @@ pub fn subtrees(
     let pieces = info.pieces_to_place();
     let mut level = first_images(plan);
     let mut depth = 1;
-    while level.len() < target && depth + 1 < pieces {
+    while level.len() < target && depth + 1 < pieces && depth < MAX_SPLIT_DEPTH {
         let mut ctx = Context::new(&shared, 0, 0);
         let mut next = Vec::new();
         for subtree in &level {

@@ -290,16 +290,108 @@ proptest! {
     }
 }
 
-/// A puzzle past the runtime's u16 numbering (here 20,000 dominoes in a 200x200 box have
-/// 79,600 images) is refused with a clear message, not miscounted.
+/// Runs `fila ARGS` on `stdin` with its address space limited to `mib` MiB, as a user's
+/// `ulimit -v` would: a refusal that allocated what it refuses would die here.
+fn run_fila_within(mib: u64, args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", mib << 10))
+        .arg(crate::common::fila())
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    // The input may be refused before it is read to the end.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// Puzzles past fila's limits, made here since they are big: each is refused as bad
+/// input, naming its line and the limit, within 512 MiB of address space, since the
+/// images are counted and the memory estimated before anything big is built.
 #[test]
-fn too_many_images_is_refused() {
-    let mut text = String::from("D:xDim=200:yDim=200:zDim=1\n");
+fn resource_limits_are_refused_in_bounded_memory() {
+    // 20,000 dominoes in a 200x200 box: 79,600 images, past the 65535 fila numbers.
+    let mut dominoes = String::from("D:xDim=200:yDim=200:zDim=1\n");
     for k in 0..20_000 {
-        text.push_str(&format!("C:name=d{k}:layout=0 0 0, 1 0 0\n"));
+        dominoes.push_str(&format!("C:name=d{k}:layout=0 0 0, 1 0 0\n"));
+    }
+    dominoes.push_str("~D\n");
+    // Eight 1x5000 bars in a 10000x4 box: 20,004 images of 5000 cells, which dancing
+    // links would need about 9 GiB for, past the default limit of 8 GiB.
+    let mut bars = String::from("D:xDim=10000:yDim=4:zDim=1\nL\n");
+    for y in 0..4 {
+        let row: Vec<String> = (0..10_000)
+            .map(|x| format!("B{}", 2 * y + x / 5000))
+            .collect();
+        bars.push_str(&row.join(" "));
+        bars.push('\n');
+    }
+    bars.push_str("~L\n~D\n");
+    let tetris = std::fs::read_to_string(root().join("puzzles/tetriscube.txt")).unwrap();
+    let cases: [(&str, &[&str], &str, &[&str]); 5] = [
+        ("dominoes", &[], &dominoes, &["<stdin>:1:1: error: the pieces have more than 65535 placements (images)", "at piece 'd0' (line 2)"]),
+        ("bars", &[], &bars, &["<stdin>:1:1: error: solving it would need more memory than the limit of 8.0 GiB (--max-memory)"]),
+        ("bars by dlx", &["--engine", "dlx"], &bars, &["limit of 8.0 GiB (--max-memory)"]),
+        // Counted, the images fit; the FILA engine's tables would not.
+        ("Tetris Cube in 20M", &["--max-memory", "20M"], &tetris, &["<stdin>:2:1: error: solving it would need about ", "MiB of memory, more than the limit of 20.0 MiB (--max-memory)"]),
+        ("Tetris Cube by dlx in 1M", &["--max-memory", "1M", "--engine", "dlx"], &tetris, &["<stdin>:2:1: error: ", "more memory than the limit of 1.0 MiB (--max-memory)"]),
+    ];
+    for (what, options, text, says) in cases {
+        let args: Vec<&str> = ["solve", "-i"].iter().chain(options).copied().collect();
+        let out = run_fila_within(512, &args, text);
+        let err = assert_refused(&out, what);
+        for part in says {
+            assert!(err.contains(part), "{what}: {err}");
+        }
+        assert_eq!(err.lines().count(), 1, "{what}: one message");
+    }
+    // The limit is the user's to raise: the same Tetris Cube with room is solved.
+    let out = run_fila(
+        &[
+            "solve",
+            "-q",
+            "-i",
+            "--max-memory",
+            "64M",
+            "--limit",
+            "1",
+            "puzzles/tetriscube.txt",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("SOLUTIONS=1\n"), "{}", stdout(&out));
+    for bad in ["lots", "-1G", "8Q"] {
+        let option = format!("--max-memory={bad}");
+        let out = run_fila(&["solve", &option, "puzzles/soma.txt"], None);
+        let err = assert_refused(&out, bad);
+        assert!(err.contains("is not a size"), "{bad}: {err}");
+    }
+}
+
+/// A puzzle of 65535 monominoes (the most cells a box has) is as deep as a search gets:
+/// dancing links keeps its own stack, and the split for threads stops at 64 levels, so
+/// it is solved (once: the copies are one piece to the counts) in bounded time and stack.
+#[test]
+fn the_deepest_puzzle_is_solved() {
+    let mut text = String::from("D:xDim=255:yDim=257:zDim=1\n");
+    for k in 0..65_535 {
+        text.push_str(&format!("C:name=m{k}:layout=0 0 0\n"));
     }
     text.push_str("~D\n");
-    let out = run_fila(&["solve", "-q", "-i"], Some(&text));
-    let err = assert_refused(&out, "too many images");
-    assert!(err.contains("at most 65535"), "{err}");
+    for threads in ["1", "2"] {
+        let out = run_fila(&["solve", "-q", "-i", "--threads", threads], Some(&text));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{threads} threads: {}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).contains("\nSOLUTIONS=1\n"), "{}", stdout(&out));
+    }
 }

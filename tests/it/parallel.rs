@@ -2,7 +2,7 @@
 //! the statistics and the set of listed solutions are those of one thread.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
@@ -253,6 +253,26 @@ fn wait_for_progress(file: &Path, limit: Duration) -> bool {
     false
 }
 
+/// Starts `fila ARGS --checkpoint-every 0 --checkpoint CHECKPOINT FILE` with its listing
+/// to `stdout`, and waits until it has recorded a finished subtree.
+fn start_checkpointed(args: &[&str], checkpoint: &Path, file: &str, stdout: Stdio) -> Child {
+    let child = Command::new(fila())
+        .args(args)
+        .args(["--checkpoint-every", "0", "--checkpoint"])
+        .arg(checkpoint)
+        .arg(file)
+        .current_dir(root())
+        .stdout(stdout)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        wait_for_progress(checkpoint, Duration::from_secs(60)),
+        "no subtree was recorded"
+    );
+    child
+}
+
 /// A run stopped by SIGINT part-way ends as a whole: every listed solution whole, the
 /// `-i` block saying STOPPED=signal with the count of what was listed, exit status 130,
 /// and a checkpoint that resumes to the exact count; `fila merge` refuses its block.
@@ -264,20 +284,8 @@ fn interrupted_run_ends_whole_and_resumes() {
     let file = "puzzles/pentomino_10x6.txt";
     // Dancing links, which takes the 10x6 long enough to be stopped part-way.
     let args = ["solve", "--engine", "dlx", "-i", "--threads", "1"];
-    let mut child = Command::new(fila())
-        .args(args)
-        .args(["--checkpoint-every", "0", "--checkpoint"])
-        .arg(&checkpoint)
-        .arg(file)
-        .current_dir(root())
-        .stdout(std::fs::File::create(&listing).unwrap())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    assert!(
-        wait_for_progress(&checkpoint, Duration::from_secs(60)),
-        "no subtree was recorded"
-    );
+    let output = std::fs::File::create(&listing).unwrap();
+    let mut child = start_checkpointed(&args, &checkpoint, file, output.into());
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -328,28 +336,8 @@ fn killed_run_resumes_to_the_exact_count() {
         ),
         "whole",
     );
-    let mut child = Command::new(fila())
-        .args([
-            "solve",
-            "-q",
-            "-i",
-            "--threads",
-            "1",
-            "--checkpoint-every",
-            "0",
-            "--checkpoint",
-        ])
-        .arg(&checkpoint)
-        .arg(file)
-        .current_dir(root())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    assert!(
-        wait_for_progress(&checkpoint, Duration::from_secs(60)),
-        "no subtree was recorded"
-    );
+    let args = ["solve", "-q", "-i", "--threads", "1"];
+    let mut child = start_checkpointed(&args, &checkpoint, file, Stdio::null());
     std::thread::sleep(Duration::from_millis(100));
     child.kill().unwrap(); // SIGKILL
     let status = child.wait().unwrap();
