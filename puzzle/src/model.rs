@@ -168,8 +168,8 @@ pub struct NotApplicable(pub String);
 
 impl Puzzle {
     /// Builds the model of one parsed puzzle. `name` is what the puzzle is called in output.
-    /// A puzzle with more images than fila numbers, or whose images alone would take more
-    /// memory than `limits` allow, is refused before they are built.
+    /// A puzzle with more images than fila numbers, or that no engine could solve within
+    /// the memory `limits` allow, is refused before its images are built.
     pub fn build(
         def: &PuzzleDef,
         name: &str,

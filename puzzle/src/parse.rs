@@ -1264,7 +1264,8 @@ mod tests {
         );
     }
 
-    /// Each `tests/errors/NAME.txt` must give exactly the diagnostics in `NAME.stderr`.
+    /// Each `tests/errors/NAME.txt`, read and modelled, must give exactly the diagnostics
+    /// in `NAME.stderr`.
     /// With `FILA_BLESS=1` the `.stderr` files are written instead.
     #[test]
     fn error_corpus() {
