@@ -14,6 +14,10 @@ use std::fmt;
 /// Images are numbered with 16 bits in every engine.
 pub const MAX_IMAGES: usize = u16::MAX as usize;
 
+/// The most open cells the FILA engine and the generated solvers take (their widest word;
+/// `lower` checks that its masks are this wide).
+pub const FILA_MAX_CELLS: usize = 512;
+
 /// The memory a puzzle may need unless `--max-memory` says otherwise.
 pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
 
@@ -102,7 +106,7 @@ impl Footprint {
     /// every puzzle, the FILA engine those of at most 512 open cells.
     pub fn least_run_bytes(&self) -> u64 {
         let dlx = self.run_bytes(Engine::Dlx);
-        if self.cells <= crate::lower::Mask::BITS as u64 {
+        if self.cells <= FILA_MAX_CELLS as u64 {
             dlx.min(self.run_bytes(Engine::Fila))
         } else {
             dlx

@@ -21,6 +21,7 @@ pub use runtime::fila::Isolation;
 
 /// A set of cells: the generator's masks, for boxes of up to 512 open cells.
 pub type Mask = runtime::word::Wide<8>;
+const _: () = assert!(Mask::BITS == crate::limits::FILA_MAX_CELLS);
 
 /// The occupancy word of a generated solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -202,8 +202,8 @@ impl Puzzle {
         let (pieces, shapes) = pieces_and_shapes(def, geometry);
         let mirror_closed = unpaired_shape(&shapes).is_none();
         let period = geometry.period();
-        let footprint = count_images(&shapes, period, &grid, &cell_at, limits).map_err(
-            |(shape, message)| {
+        let footprint = count_images(&shapes, period, &grid, &cell_at, cells.len(), limits)
+            .map_err(|(shape, message)| {
                 let first = &pieces[shapes[shape].pieces[0]];
                 vec![Diagnostic::new(
                     file,
@@ -214,8 +214,7 @@ impl Puzzle {
                         first.name, first.line
                     ),
                 )]
-            },
-        )?;
+            })?;
         let (images, shape_images) = place_shapes(&shapes, period, &grid, &cell_at, &footprint);
         let image_index = index_images(&images);
 
@@ -867,10 +866,11 @@ fn count_images(
     period: Coord,
     grid: &BoxGrid,
     cell_at: &[Option<Cell>],
+    open_cells: usize,
     limits: &Limits,
 ) -> Result<Footprint, (usize, String)> {
     let mut footprint = Footprint {
-        cells: cell_at.iter().flatten().count() as u64,
+        cells: open_cells as u64,
         ..Footprint::default()
     };
     let mut over = None;
