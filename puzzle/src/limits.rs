@@ -49,7 +49,7 @@ pub struct Footprint {
 
 /// Bytes per image and per image cell of the model (the images with their index, and
 /// the runtime's description), measured with `VmHWM` on boxes of 2 x N filled by long
-/// rectangles and on random 12-cell pieces (ARCHITECTURE.md, "Limits"), with room to spare.
+/// rectangles and on random 12-cell pieces (README, "How big a puzzle"), with room to spare.
 const MODEL_PER_IMAGE: u64 = 160;
 const MODEL_PER_IMAGE_CELL: u64 = 16;
 /// Bytes per open cell: the grid, and the cell maps of up to 48 symmetries, twice.
@@ -99,9 +99,7 @@ impl Footprint {
         };
         self.model_bytes().saturating_add(tables)
     }
-}
 
-impl Footprint {
     /// The least memory any engine that can take the puzzle needs: dancing links takes
     /// every puzzle, the FILA engine those of at most 512 open cells.
     pub fn least_run_bytes(&self) -> u64 {
