@@ -4,12 +4,9 @@
 use std::io::{Read, Write};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use puzzle::engine::DlxSearch;
-use puzzle::info::puzzle_info;
-use puzzle::limits::{Bytes, Limits};
-use puzzle::lower::Ir;
-use puzzle::model::Redundancy;
-use runtime::{Options, PuzzleInfo, RedundancyFilter, Search};
+use puzzle::limits::Limits;
+use puzzle::solve::prepare;
+use runtime::Options;
 
 #[derive(Parser)]
 #[command(
@@ -73,6 +70,15 @@ enum Command {
 enum Engine {
     Fila,
     Dlx,
+}
+
+impl Engine {
+    fn runs_on(self) -> puzzle::limits::Engine {
+        match self {
+            Engine::Fila => puzzle::limits::Engine::Fila,
+            Engine::Dlx => puzzle::limits::Engine::Dlx,
+        }
+    }
 }
 
 const SUBCOMMANDS: [&str; 4] = ["solve", "help", "merge", "render"];
@@ -141,7 +147,7 @@ fn render(
             ));
         }
         let puzzle = puzzles.remove(0);
-        puzzle_info(&puzzle, &Redundancy::Auto, "none")
+        puzzle::info::puzzle_info(&puzzle, &puzzle::model::Redundancy::Auto, "none")
             .map_err(|e| format!("{name}: error: {}", e.0))
     }) {
         Ok(info) => info,
@@ -225,90 +231,12 @@ fn read_input(file: &str) -> Result<(String, String), String> {
     }
 }
 
-/// The filter the model is built with for `-r`: the named piece, or the automatic
-/// choice. The model always has the unfiltered first stage too, which `-r .` uses.
-fn model_filter(redundancy: &RedundancyFilter) -> Redundancy {
-    match redundancy {
-        RedundancyFilter::Auto | RedundancyFilter::Off => Redundancy::Auto,
-        RedundancyFilter::Piece(name) => Redundancy::Piece(name.clone()),
-    }
-}
-
-/// One puzzle ready to solve: its description, and the FILA engine's IR when it runs
-/// on the FILA engine (else dancing links).
-struct Prepared {
-    info: PuzzleInfo,
-    ir: Option<Ir>,
-}
-
-/// Models, describes and (for the FILA engine) lowers one puzzle as the options ask.
-/// Without `--engine`, a puzzle beyond the FILA engine's limits goes to dancing links.
-/// A puzzle whose run would need more memory than `limits` allow is refused before its
-/// tables are built.
-fn prepare(
-    mut puzzle: puzzle::model::Puzzle,
-    options: &Options,
-    engine: Option<Engine>,
-    limits: &Limits,
-    redundancy: &Redundancy,
-) -> Result<Prepared, String> {
-    let fila = engine != Some(Engine::Dlx);
-    let runs_on = if fila && puzzle::lower::beyond_limits(&puzzle).is_none() {
-        puzzle::limits::Engine::Fila
-    } else {
-        puzzle::limits::Engine::Dlx
-    };
-    let needed = puzzle.footprint().run_bytes(runs_on);
-    if needed > limits.max_memory {
-        return Err(format!(
-            "solving it would need about {} of memory, more than the limit of {} (--max-memory)",
-            Bytes(needed),
-            Bytes(limits.max_memory)
-        ));
-    }
-    let defaults = puzzle::fila::defaults(&puzzle);
-    let volume_filter = options
-        .volume_filter
-        .unwrap_or(fila && defaults.volume_filter);
-    if volume_filter {
-        puzzle.volume_filter();
-    }
-    let dlx = "generic engine: dancing links";
-    let mut info = puzzle_info(&puzzle, redundancy, dlx).map_err(|why| why.0)?;
-    info.pruning.volume_filter = volume_filter;
-    if !fila {
-        return Ok(Prepared { info, ir: None });
-    }
-    let pieces = puzzle.mobile_pieces();
-    let f_from = options.f_from.unwrap_or(defaults.f_from).min(pieces);
-    match puzzle::fila::lower(&puzzle, f_from, f_from < pieces) {
-        Ok(ir) => {
-            info.engine = format!(
-                "{}; by default {}",
-                puzzle::fila::describe(&ir),
-                defaults.why
-            );
-            info.order = Some(runtime::Order {
-                f_from: defaults.f_from.min(pieces),
-                e_stage: ir.e_stage.is_some(),
-            });
-            Ok(Prepared { info, ir: Some(ir) })
-        }
-        Err(why) if engine.is_none() => {
-            info.engine = format!("{dlx} (not the FILA engine: {})", why.0);
-            Ok(Prepared { info, ir: None })
-        }
-        Err(why) => Err(format!("--engine fila: {}", why.0)),
-    }
-}
-
 fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[String]) -> i32 {
     let files: Vec<String> = if files.is_empty() {
         vec!["-".to_string()]
     } else {
         files.to_vec()
     };
-    let redundancy = model_filter(&options.redundancy);
     // Read and check everything before solving anything: bad input gives no partial answer.
     let mut prepared = Vec::new();
     let mut failed = false;
@@ -325,7 +253,7 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
             Ok(puzzles) => {
                 for puzzle in puzzles {
                     let line = puzzle.line;
-                    match prepare(puzzle, options, engine, limits, &redundancy) {
+                    match prepare(puzzle, options, engine.map(Engine::runs_on), limits) {
                         Ok(p) => prepared.push(p),
                         Err(why) => {
                             eprintln!("{name}:{line}:1: error: {why}");
@@ -365,18 +293,15 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
     if let Err(message) = runtime::interrupt::install() {
         eprintln!("warning: {message}");
     }
-    for Prepared { info, ir } in &prepared {
+    for p in &prepared {
         if let Some(status) = runtime::interrupt::exit_status() {
             // A signal stopped the puzzle before: the next ones are not begun.
             let _ = out.flush();
             return status;
         }
-        let mut search: Box<dyn Search> = match ir {
-            Some(ir) => puzzle::fila::solver(ir),
-            None => Box::new(DlxSearch::new(info)),
-        };
+        let mut search = p.search();
         if let Err(runtime::UsageError(message)) =
-            runtime::run(info, search.as_mut(), options, &mut out)
+            runtime::run(&p.info, search.as_mut(), options, &mut out)
         {
             let _ = out.flush();
             eprintln!("error: {message}");

@@ -4,10 +4,14 @@
 //! runtime's [`PuzzleTables`], and searched by the same kernels as a generated solver
 //! (`runtime::fila`). What generation adds is only that the compiler sees the tables.
 
+use std::any::Any;
+use std::sync::Arc;
+
 use runtime::fila::{
     FStage, Fillable, Handover, List, NoTail, Pruning, PuzzleTables, SetTable, Shared, Shift,
     Solver, Tables,
 };
+use runtime::search::Context;
 use runtime::word::Wide;
 use runtime::Search;
 
@@ -84,18 +88,86 @@ pub fn lower(puzzle: &Puzzle, f_from: usize, e_stage: bool) -> Result<Ir, Unsupp
     )
 }
 
-/// A FILA solver over `ir`'s tables, built in memory (they live as long as the process).
+/// A FILA solver over `ir`'s tables, built in memory. They are freed with the last of the
+/// solver and its forks.
 pub fn solver(ir: &Ir) -> Box<dyn Search> {
-    match ir.word {
-        Word::U64 => Box::new(Solver::with_tables(tables_64(ir))),
-        Word::U128 => Box::new(Solver::with_tables(tables_128(ir))),
+    let mut store = Store::default();
+    let solver: Box<dyn Search> = match ir.word {
+        Word::U64 => Box::new(Solver::with_tables(tables_64(ir, &mut store))),
+        Word::U128 => Box::new(Solver::with_tables(tables_128(ir, &mut store))),
         Word::Wide(4) => Box::new(Solver::with_tables(Shared(build::<Wide<4>, Tables128>(
-            ir, tables_128,
+            ir, &mut store, tables_128,
         )))),
         Word::Wide(8) => Box::new(Solver::with_tables(Shared(build::<Wide<8>, Tables128>(
-            ir, tables_128,
+            ir, &mut store, tables_128,
         )))),
         Word::Wide(limbs) => unreachable!("the run-time engine has no {limbs}-limb word"),
+    };
+    Box::new(Owning {
+        solver,
+        store: Arc::new(store),
+    })
+}
+
+/// The allocations a run-time solver's tables are made of. The kernels read tables through
+/// `'static` references, since a generated solver's are statics; here they point into the
+/// store, which frees them when it is dropped. Only the solvers of an [`Owning`] hold
+/// them, and each holds the store too, so none is read after it is freed.
+#[derive(Default)]
+struct Store(Vec<*mut (dyn Any + Send + Sync)>);
+
+// SAFETY: the store only frees what it points to, which is `Send + Sync` itself.
+unsafe impl Send for Store {}
+// SAFETY: as above; `&Store` gives no access to the allocations.
+unsafe impl Sync for Store {}
+
+impl Store {
+    /// `value` on the heap until the store is dropped.
+    fn keep<T: Any + Send + Sync>(&mut self, value: T) -> &'static T {
+        let p: *mut T = Box::into_raw(Box::new(value));
+        self.0.push(p);
+        // SAFETY: `p` is a live allocation that nothing else owns, freed only by
+        // `Store::drop`, and never written to: a shared reference to it is valid until
+        // then, and the type's doc says why no reference is read after that.
+        unsafe { &*p }
+    }
+
+    /// `v`'s items on the heap until the store is dropped.
+    fn slice<T: Any + Send + Sync>(&mut self, v: Vec<T>) -> &'static [T] {
+        self.keep(v).as_slice()
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        for p in self.0.drain(..) {
+            // SAFETY: `p` came from `Box::into_raw` in `keep`, and is freed once, here.
+            drop(unsafe { Box::from_raw(p) });
+        }
+    }
+}
+
+/// A solver over tables in a [`Store`], with the store: dropped after the solver (the
+/// fields drop in order), and shared with every fork.
+struct Owning {
+    solver: Box<dyn Search>,
+    store: Arc<Store>,
+}
+
+impl Search for Owning {
+    fn solve_prefix(&mut self, prefix: &[u16], ctx: &mut Context<'_>) {
+        self.solver.solve_prefix(prefix, ctx);
+    }
+
+    fn fork(&self) -> Box<dyn Search> {
+        Box::new(Owning {
+            solver: self.solver.fork(),
+            store: Arc::clone(&self.store),
+        })
+    }
+
+    fn kernels(&self) -> Option<&'static str> {
+        self.solver.kernels()
     }
 }
 
@@ -116,19 +188,14 @@ pub fn describe(ir: &Ir) -> String {
 type Tables64 = Shared<u64, NoTail<u64>>;
 type Tables128 = Shared<u128, Tables64>;
 
-fn tables_64(ir: &Ir) -> Tables64 {
-    Shared(build::<u64, NoTail<u64>>(ir, |_| {
+fn tables_64(ir: &Ir, store: &mut Store) -> Tables64 {
+    Shared(build::<u64, NoTail<u64>>(ir, store, |_, _| {
         unreachable!("a 64-bit solver hands over to none")
     }))
 }
 
-fn tables_128(ir: &Ir) -> Tables128 {
-    Shared(build::<u128, Tables64>(ir, tables_64))
-}
-
-/// Moves `v` to the heap for the rest of the process.
-fn leak<T>(v: Vec<T>) -> &'static [T] {
-    Vec::leak(v)
+fn tables_128(ir: &Ir, store: &mut Store) -> Tables128 {
+    Shared(build::<u128, Tables64>(ir, store, tables_64))
 }
 
 /// `m` as a word of type `W`.
@@ -136,76 +203,81 @@ fn word<W: runtime::fila::Word>(m: Mask) -> W {
     W::from_limbs(&m.0)
 }
 
-fn words<W: runtime::fila::Word>(masks: &[Mask]) -> &'static [W] {
-    leak(masks.iter().map(|&m| word(m)).collect())
+fn words<W: runtime::fila::Word>(store: &mut Store, masks: &[Mask]) -> &'static [W] {
+    store.slice(masks.iter().map(|&m| word(m)).collect())
 }
 
 /// An image list over `masks`, the images' masks in word `W`.
 fn list<W: runtime::fila::Word>(
     ir: &Ir,
+    store: &mut Store,
     masks: &[W],
     entries: &[u16],
     pad: usize,
 ) -> List<'static, W> {
     let (masks, images, shapes) = layout::list(ir, masks, W::low_bits(ir.cells), entries, pad);
     List {
-        masks: leak(masks),
-        images: leak(images),
-        shapes: leak(shapes),
+        masks: store.slice(masks),
+        images: store.slice(images),
+        shapes: store.slice(shapes),
     }
 }
 
 fn set_table<W: runtime::fila::Word>(
     ir: &Ir,
+    store: &mut Store,
     masks: &[W],
     l: SetLayout,
 ) -> &'static SetTable<'static, W> {
-    Box::leak(Box::new(SetTable {
-        context: words(&l.context),
-        set_base: leak(l.set_base),
-        index: leak(l.index),
-        list: list(ir, masks, &l.entries, l.pad),
-    }))
+    let table = SetTable {
+        context: words(store, &l.context),
+        set_base: store.slice(l.set_base),
+        index: store.slice(l.index),
+        list: list(ir, store, masks, &l.entries, l.pad),
+    };
+    store.keep(table)
 }
 
-/// `ir`'s tables in word `W`; `tail` builds the narrower solver's from its IR.
+/// `ir`'s tables in word `W`, in `store`; `tail` builds the narrower solver's from its IR.
 fn build<W: runtime::fila::Word, Tail: Tables>(
     ir: &Ir,
-    tail: fn(&Ir) -> Tail,
+    store: &mut Store,
+    tail: fn(&Ir, &mut Store) -> Tail,
 ) -> &'static PuzzleTables<W, runtime::fila::L63, Tail> {
     let masks: Vec<W> = ir.masks.iter().map(|&m| word(m)).collect();
     let f_stage = match &ir.f_stage {
-        lower::FStage::Table(ft) => FStage::Table(set_table(ir, &masks, layout::f_table(ir, ft))),
+        lower::FStage::Table(ft) => {
+            FStage::Table(set_table(ir, store, &masks, layout::f_table(ir, ft)))
+        }
         lower::FStage::Cells(_) => unreachable!("the run-time engine lowers to flat tables"),
     };
     let shifts = ir.shifts.as_ref().map(|shifts| {
-        leak(
-            shifts
-                .iter()
-                .map(|s| Shift {
-                    by: s.by,
-                    from: word(s.from),
-                })
-                .collect(),
-        )
+        let shifts = shifts
+            .iter()
+            .map(|s| Shift {
+                by: s.by,
+                from: word(s.from),
+            })
+            .collect();
+        store.slice(shifts)
     });
     let p = &ir.pruning;
-    let pruning = Box::leak(Box::new(Pruning {
-        halo: words(&p.halo),
-        neighbours: words(&p.neighbours),
+    let pruning = Pruning {
+        halo: words(store, &p.halo),
+        neighbours: words(store, &p.neighbours),
         fillable: match &p.fillable {
             lower::Fillable::Multiple(n) => Fillable::Multiple(*n),
-            lower::Fillable::Sums(sizes) => Fillable::Sums(leak(sizes.clone())),
+            lower::Fillable::Sums(sizes) => Fillable::Sums(store.slice(sizes.clone())),
         },
         black: word(p.black),
-        balances: p
-            .balances
-            .as_ref()
-            .map(|b| leak(b.iter().map(|v| leak(v.clone())).collect())),
-    }));
-    Box::leak(Box::new(PuzzleTables {
+        balances: p.balances.as_ref().map(|b| {
+            let rows = b.iter().map(|v| store.slice(v.clone())).collect();
+            store.slice(rows)
+        }),
+    };
+    let tables = PuzzleTables {
         pieces: ir.pieces,
-        copies: leak(ir.shape_counts.iter().map(|&c| c as u8).collect()),
+        copies: store.slice(ir.shape_counts.iter().map(|&c| c as u8).collect()),
         one_per_shape: ir.shape_counts.iter().all(|&c| c == 1),
         full: word(Mask::low_bits(ir.cells)),
         shifts,
@@ -214,13 +286,14 @@ fn build<W: runtime::fila::Word, Tail: Tables>(
         e_table: ir
             .e_stage
             .as_ref()
-            .map(|e| set_table(ir, &masks, layout::e_table(ir, e))),
-        pruning,
+            .map(|e| set_table(ir, store, &masks, layout::e_table(ir, e))),
+        pruning: store.keep(pruning),
         handover: ir.tail.as_ref().map(|t| Handover {
             before: word(Mask::low_bits(t.from)),
             from: t.from as u32,
-            tail: tail(&t.ir),
+            tail: tail(&t.ir, store),
         }),
         top: std::marker::PhantomData,
-    }))
+    };
+    store.keep(tables)
 }

@@ -19,6 +19,7 @@ pub mod limits;
 pub mod lower;
 pub mod model;
 pub mod parse;
+pub mod solve;
 
 use diag::Diagnostic;
 use limits::Limits;

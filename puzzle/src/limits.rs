@@ -65,7 +65,7 @@ const DLX_PER_IMAGE: u64 = 64;
 const FILA_PER_IMAGE: u64 = 1024;
 const FILA_PER_CELL: u64 = 64 << 10;
 
-/// The engine whose tables are estimated.
+/// An engine: the one a run uses (`fila solve --engine`), and whose tables are estimated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     /// Dancing links.

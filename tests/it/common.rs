@@ -158,37 +158,25 @@ pub struct InProcess {
     pub dims: [usize; 3],
 }
 
-/// Solves the first puzzle of `text` with the generic engine, in-process, as
-/// `fila solve` does: `-r NAME` builds the model for that piece; `#` and `.` use the
-/// automatic choice (the unfiltered stage is always present); `-V` filters the images
-/// first. `Err` carries the message `fila solve` would print before exiting with
-/// status 2.
+/// Solves the first puzzle of `text` with dancing links, in-process, as
+/// `fila solve --engine dlx` does (`puzzle::solve::prepare`): `-r NAME` builds the model
+/// for that piece; `#` and `.` use the automatic choice (the unfiltered stage is always
+/// present); `-V` filters the images first. `Err` carries the message `fila solve` would
+/// print before exiting with status 2.
 pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess, String> {
-    use generator::model::Redundancy;
-    use runtime::RedundancyFilter;
-    let mut puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
-    let puzzle = puzzles.first_mut().ok_or("no puzzle in the text")?;
-    let volume_filter = opts.volume_filter == Some(true);
-    if volume_filter {
-        puzzle.volume_filter();
-    }
-    let redundancy = match &opts.redundancy {
-        RedundancyFilter::Auto | RedundancyFilter::Off => Redundancy::Auto,
-        RedundancyFilter::Piece(name) => Redundancy::Piece(name.clone()),
-    };
-    let mut info =
-        generator::info::puzzle_info(puzzle, &redundancy, "generic engine: dancing links")
-            .map_err(|e| e.0)?;
-    info.pruning.volume_filter = volume_filter;
-    let mut search = generator::engine::DlxSearch::new(&info);
+    use puzzle::limits::{Engine, Limits};
+    let puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
+    let puzzle = puzzles.into_iter().next().ok_or("no puzzle in the text")?;
+    let prepared = puzzle::solve::prepare(puzzle, opts, Some(Engine::Dlx), &Limits::default())?;
+    let mut search = prepared.search();
     let mut out: Vec<u8> = Vec::new();
-    let summary = runtime::run(&info, &mut search, opts, &mut out).map_err(|e| e.0)?;
+    let summary = runtime::run(&prepared.info, search.as_mut(), opts, &mut out).map_err(|e| e.0)?;
     Ok(InProcess {
         solutions: summary.solutions,
         unique: summary.unique,
         fits: summary.stats.fits.iter().sum(),
         output: String::from_utf8(out).unwrap(),
-        dims: info.dims,
+        dims: prepared.info.dims,
     })
 }
 

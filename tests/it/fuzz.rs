@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 mod targets;
 
 /// The fuzz targets, by name, with what each does with an input.
-const TARGETS: [(&str, fn(&[u8])); 4] = [
+const TARGETS: [(&str, fn(&[u8])); 5] = [
     ("definition", targets::definition),
     ("checkpoint", targets::checkpoint),
     ("report", targets::report),
     ("listing", targets::listing),
+    ("engines", targets::engines),
 ];
 
 fn fuzz_dir() -> PathBuf {

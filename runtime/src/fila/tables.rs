@@ -241,8 +241,9 @@ impl<C: Constant> Reach for Static<C> {
 }
 
 /// Tables built at run time (the run-time FILA engine's), reached through a reference:
-/// the same kernels as a generated solver's, reading the tables as data. They live as
-/// long as the process (`Box::leak`): a search's solvers and their forks share them.
+/// the same kernels as a generated solver's, reading the tables as data. The reference is
+/// `'static` for the kernels; whoever builds the tables keeps them alive as long as any
+/// solver holding it (a search's solvers and their forks share them).
 pub struct Shared<W: Word, Tail: Tables>(pub &'static PuzzleTables<W, L63, Tail>);
 
 impl<W: Word, Tail: Tables> Clone for Shared<W, Tail> {
