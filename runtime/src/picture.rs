@@ -262,9 +262,10 @@ type IsoView = (Vec<(usize, Vec<Face>)>, [f64; 4]);
 /// An edge of a cell (its ends, by [`edge_key`]).
 type EdgeKey = [(i64, i64); 2];
 
-/// The margin around a view, and the height of a picture's title, in cell edges.
+/// The margin around a view, and the height of a picture's title, in cell edges (the
+/// views are drawn that far down).
 const MARGIN: f64 = 0.5;
-const TITLE: f64 = 0.9;
+pub const TITLE: f64 = 0.9;
 
 impl<'a> Picture<'a> {
     pub fn new(info: &'a PuzzleInfo) -> Picture<'a> {
@@ -655,29 +656,39 @@ impl<'a> Picture<'a> {
         group
     }
 
-    /// Each mobile piece's name at the middle of its cells in each layer.
+    /// Each mobile piece's name centred on its cell nearest the middle of its cells, in
+    /// each layer it lies in (the middle itself may lie off the piece: a V, an L, a ring).
     fn add_labels(&self, mut group: Group, owners: &[u16]) -> Group {
-        // For each layer and piece: the sums of its cells' x and y, and their number.
-        type Sums = ((usize, u16), (f64, f64, f64));
-        let mut at: Vec<Sums> = Vec::new();
+        // For each layer and piece: its cells' centres.
+        let mut at: Vec<((usize, u16), Vec<Point>)> = Vec::new();
         for (p, &owner) in owners.iter().enumerate() {
             if !self.is_mobile(owner) {
                 continue;
             }
             let key = (self.layer_of(p), owner);
-            let (x, y) = self.layer_centre(p);
+            let centre = self.layer_centre(p);
             match at.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, s)) => *s = (s.0 + x, s.1 + y, s.2 + 1.0),
-                None => at.push((key, (x, y, 1.0))),
+                Some((_, centres)) => centres.push(centre),
+                None => at.push((key, vec![centre])),
             }
         }
-        for ((_, owner), (x, y, n)) in at {
+        for ((_, owner), centres) in at {
+            let n = centres.len() as f64;
+            let (mx, my) = centres
+                .iter()
+                .fold((0.0, 0.0), |(sx, sy), (x, y)| (sx + x / n, sy + y / n));
+            let distance = |(x, y): &Point| (x - mx).hypot(y - my);
+            let (x, y) = *centres
+                .iter()
+                .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+                .expect("a piece has a cell in each layer it lies in");
             let name = self.info.piece_names.get(owner as usize).map_or("?", |s| s);
             group = group.add(
                 Text::new(name)
-                    .set("x", x / n)
-                    .set("y", y / n + 0.2 * UNIT)
+                    .set("x", x)
+                    .set("y", y)
                     .set("text-anchor", "middle")
+                    .set("dominant-baseline", "central")
                     .set("font-family", "sans-serif")
                     .set("font-size", 0.55 * UNIT),
             );

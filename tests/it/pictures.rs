@@ -9,7 +9,7 @@ use std::process::Command;
 
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
-use runtime::picture::{piece_colour, Picture, Rgb, OUTLINE, THICK, THIN, UNIT};
+use runtime::picture::{piece_colour, Picture, Rgb, OUTLINE, THICK, THIN, TITLE, UNIT};
 use runtime::{PuzzleInfo, Slot};
 
 use crate::common::{
@@ -182,6 +182,59 @@ fn check_picture(label: &str, info: &PuzzleInfo, owners: &[u16], path: &Path) {
     }
 }
 
+/// The piece labels of a picture (`--labels`): each name, and the point it is written at
+/// in the picture's pixels (y down). They are the texts written from their middle; the
+/// title is written from its start.
+fn labels_of(path: &Path) -> Vec<(String, (f64, f64))> {
+    let svg = std::fs::read_to_string(path).unwrap();
+    let attribute = |tag: &str, key: &str| -> f64 {
+        let from = tag.find(&format!(" {key}=\"")).expect("the attribute") + key.len() + 3;
+        let value = &tag[from..from + tag[from..].find('"').unwrap()];
+        value.parse().unwrap()
+    };
+    svg.split("<text")
+        .skip(1)
+        .filter(|text| text.contains("text-anchor=\"middle\""))
+        .map(|text| {
+            let (tag, rest) = text.split_once('>').unwrap();
+            let name = rest.split_once("</text>").unwrap().0.trim().to_string();
+            // The views are drawn below the title.
+            let at = (attribute(tag, "x"), attribute(tag, "y") + TITLE * UNIT);
+            (name, at)
+        })
+        .collect()
+}
+
+/// Checks the labels of one picture: one for each mobile piece in each layer it lies
+/// in, written on one of its cells (the rasteriser has no fonts, so the point a label is
+/// written at shows what lies under it).
+fn check_labels(label: &str, info: &PuzzleInfo, owners: &[u16], path: &Path) {
+    let pixmap = rasterise(path);
+    let per_layer = info.dims[0] * info.dims[1];
+    let mut expected: Vec<(usize, &str)> = owners
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| mobile_at(info, p))
+        .map(|(p, &o)| (p / per_layer, info.piece_names[o as usize].as_str()))
+        .collect();
+    expected.sort();
+    expected.dedup();
+    let labels = labels_of(path);
+    let mut names: Vec<&str> = labels.iter().map(|(n, _)| n.as_str()).collect();
+    let mut wanted: Vec<&str> = expected.iter().map(|&(_, n)| n).collect();
+    names.sort();
+    wanted.sort();
+    assert_eq!(names, wanted, "{label}: a label per piece and layer");
+    for (name, at) in &labels {
+        let piece = info.piece_names.iter().position(|n| n == name).unwrap();
+        assert_eq!(
+            sample(&pixmap, *at),
+            piece_colour(piece),
+            "{label}: the label {name} at {at:?} lies on its piece"
+        );
+    }
+}
+
 /// A fresh directory under the target directory for one test's pictures.
 fn scratch(name: &str) -> PathBuf {
     let dir = root().join("target/pictures").join(name);
@@ -202,10 +255,11 @@ fn check_solve(file: &str, n: usize, extra: &[&str]) {
     args.extend_from_slice(extra);
     let out = run_fila(&args, None);
     assert!(out.status.success(), "{file}: {}", stderr(&out));
-    check_listing_and_pictures(file, &stdout(&out), &dir, n);
+    let labels = extra.contains(&"--labels");
+    check_listing_and_pictures(file, &stdout(&out), &dir, n, labels);
 }
 
-fn check_listing_and_pictures(file: &str, text: &str, dir: &Path, n: usize) {
+fn check_listing_and_pictures(file: &str, text: &str, dir: &Path, n: usize, labels: bool) {
     let info = info_of(file);
     let listing = parse_listing(text, info.dims);
     assert_eq!(listing.len(), n, "{file}: {n} solutions listed");
@@ -222,12 +276,17 @@ fn check_listing_and_pictures(file: &str, text: &str, dir: &Path, n: usize) {
     for (k, (listed, path)) in listing.iter().zip(&files).enumerate() {
         let expected = format!("{}_{:06}.svg", info.name, k + 1);
         assert_eq!(path.file_name().unwrap().to_str().unwrap(), expected);
-        check_picture(
-            &format!("{file} solution {}", k + 1),
-            &info,
-            &owners(&info, listed),
-            path,
-        );
+        let label = format!("{file} solution {}", k + 1);
+        let owners = owners(&info, listed);
+        check_picture(&label, &info, &owners, path);
+        if labels {
+            check_labels(&label, &info, &owners, path);
+        } else {
+            assert!(
+                labels_of(path).is_empty(),
+                "{label}: no labels unless asked"
+            );
+        }
     }
 }
 
@@ -243,7 +302,7 @@ fn one_sided_pentominoes_in_30x3() {
 
 #[test]
 fn soma() {
-    check_solve("puzzles/soma.txt", 3, &[]);
+    check_solve("puzzles/soma.txt", 3, &["--labels"]);
 }
 
 #[test]
@@ -253,15 +312,15 @@ fn tetris_cube() {
 
 #[test]
 fn polyiamonds_and_polyhexes() {
-    check_solve("puzzles/hexiamonds_hexagon.txt", 2, &[]);
+    check_solve("puzzles/hexiamonds_hexagon.txt", 2, &["--labels"]);
     check_solve("puzzles/polyhexes_4x10.txt", 2, &[]);
     check_solve("tests/puzzles/trihexes_hexagon.txt", 2, &[]);
 }
 
 #[test]
 fn balls_and_prisms() {
-    check_solve("tests/puzzles/spheres_pyramid_14.txt", 3, &[]);
-    check_solve("tests/puzzles/prisms_3x2x2.txt", 2, &[]);
+    check_solve("tests/puzzles/spheres_pyramid_14.txt", 3, &["--labels"]);
+    check_solve("tests/puzzles/prisms_3x2x2.txt", 2, &["--labels"]);
 }
 
 /// A generated solver draws as `fila solve` does, with `-q` too.
@@ -269,12 +328,12 @@ fn balls_and_prisms() {
 fn a_generated_solver_draws_its_solutions() {
     let dir = scratch("generated_10x6");
     let out = Command::new(executable("pentomino_10x6"))
-        .args(["--threads", "1", "--limit", "2", "--svg"])
+        .args(["--threads", "1", "--limit", "2", "--labels", "--svg"])
         .arg(&dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    check_listing_and_pictures("puzzles/pentomino_10x6.txt", &stdout(&out), &dir, 2);
+    check_listing_and_pictures("puzzles/pentomino_10x6.txt", &stdout(&out), &dir, 2, true);
     let quiet = scratch("generated_10x6_quiet");
     let out = Command::new(executable("pentomino_10x6"))
         .args(["-q", "--limit", "5", "--svg"])
@@ -395,6 +454,7 @@ fn polycube_s_own_listing_is_drawn() {
             "render",
             definition,
             listing,
+            "--labels",
             "--svg",
             dir.to_str().unwrap(),
         ],
@@ -406,7 +466,7 @@ fn polycube_s_own_listing_is_drawn() {
         .lines()
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
-    check_listing_and_pictures(definition, &text, &dir, 3);
+    check_listing_and_pictures(definition, &text, &dir, 3, true);
 }
 
 /// A listing that does not fit its puzzle is refused with its line, exit status 2, and
