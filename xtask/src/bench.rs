@@ -120,14 +120,16 @@ pub fn main(args: &[String]) -> ExitCode {
     // Each puzzle: its generated solver, the run-time FILA engine with the same filter
     // piece (`fila solve`), and dancing links (`fila solve --engine dlx`), the two
     // transliterations beside them on 10x6. A hexiamond and a polyhex puzzle show the
-    // other lattices. The Tetris Cube's dancing links (about two minutes a run), the
-    // tetrahexes twice over (15 s) and the 18x5 are slow runs.
-    let puzzles: [(&str, Option<&str>, u64, bool); 8] = [
+    // other lattices, and the tetrahexes twice over in two layers the prisms lattice. The
+    // Tetris Cube's dancing links (about two minutes a run), the tetrahexes twice over in
+    // 4x14 (15 s) and the 18x5 are slow runs.
+    let puzzles: [(&str, Option<&str>, u64, bool); 9] = [
         ("pentomino_10x6", None, 2339, false),
         ("soma", None, 480, false),
         ("one_sided_30x3", Some("X"), 46, false),
         ("hexiamonds_hexagon", None, 5916, false),
         ("polyhexes_4x10", None, 528608, false),
+        ("tetrahexes_twice_prisms_7x4x2", None, 2086, false),
         ("tetrahexes_twice_4x14", None, 46616, true),
         ("one_sided_18x5", Some("X"), 686628, true),
         ("tetriscube", Some("L"), 9839, true),
