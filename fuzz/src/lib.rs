@@ -446,7 +446,14 @@ pub fn engines(data: &[u8]) {
     fila_args.push(format!("--subtrees={}", 1 + c.below(40)));
     let dlx = run(puzzle, Engine::Dlx, &args, 1);
     let fila = run(puzzle, Engine::Fila, &fila_args, shards);
-    let (Some(dlx), Some(fila)) = (dlx, fila) else {
+    let (Some(dlx), Some(fila)) = (&dlx, &fila) else {
+        // Options refused (a filter piece that cannot carry the filter, say): refused
+        // by both.
+        assert_eq!(
+            dlx.is_none(),
+            fila.is_none(),
+            "one engine refuses {fila_args:?}:\n{text}"
+        );
         return;
     };
     assert_eq!(
