@@ -17,6 +17,10 @@ pub const MAX_IMAGES: usize = u16::MAX as usize;
 /// The most open cells the FILA engine and the generated solvers take (their widest word;
 /// `lower` checks that its masks are this wide).
 pub const FILA_MAX_CELLS: usize = 512;
+/// The most pieces they place (the levels of their search).
+pub const FILA_MAX_PIECES: usize = runtime::fila::MAX_PIECES;
+/// The most shapes they tell apart (a bit each in a 64-bit word).
+pub const FILA_MAX_SHAPES: usize = 64;
 
 /// The memory a puzzle may need unless `--max-memory` says otherwise.
 pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
@@ -45,6 +49,10 @@ pub struct Footprint {
     pub images: u64,
     /// Cells of all the images together.
     pub image_cells: u64,
+    /// Mobile pieces.
+    pub pieces: u64,
+    /// Shapes (the mobile pieces up to congruence).
+    pub shapes: u64,
 }
 
 /// Bytes per image and per image cell of the model (the images with their index, and
@@ -100,11 +108,19 @@ impl Footprint {
         self.model_bytes().saturating_add(tables)
     }
 
+    /// Whether the FILA engine takes the puzzle: at most [`FILA_MAX_CELLS`] open cells,
+    /// [`FILA_MAX_PIECES`] pieces and [`FILA_MAX_SHAPES`] shapes.
+    pub fn fila_takes(&self) -> bool {
+        self.cells <= FILA_MAX_CELLS as u64
+            && self.pieces <= FILA_MAX_PIECES as u64
+            && self.shapes <= FILA_MAX_SHAPES as u64
+    }
+
     /// The least memory any engine that can take the puzzle needs: dancing links takes
-    /// every puzzle, the FILA engine those of at most 512 open cells.
+    /// every puzzle, the FILA engine those it takes ([`Footprint::fila_takes`]).
     pub fn least_run_bytes(&self) -> u64 {
         let dlx = self.run_bytes(Engine::Dlx);
-        if self.cells <= FILA_MAX_CELLS as u64 {
+        if self.fila_takes() {
             dlx.min(self.run_bytes(Engine::Fila))
         } else {
             dlx
@@ -195,6 +211,8 @@ mod tests {
             cells: 60,
             images: 2056,
             image_cells: 10280,
+            pieces: 12,
+            shapes: 12,
         };
         let big = Footprint {
             image_cells: 400_000_000,
@@ -208,5 +226,28 @@ mod tests {
             ..big
         };
         assert_eq!(huge.run_bytes(Engine::Fila), u64::MAX);
+    }
+
+    /// Where the FILA engine would need less than dancing links, the least counts it only
+    /// for a puzzle it takes.
+    #[test]
+    fn the_least_counts_only_an_engine_that_takes_the_puzzle() {
+        let long = Footprint {
+            cells: 64,
+            images: 10_000,
+            image_cells: 100_000_000,
+            pieces: 60,
+            shapes: 1,
+        };
+        assert!(long.run_bytes(Engine::Fila) < long.run_bytes(Engine::Dlx));
+        assert_eq!(long.least_run_bytes(), long.run_bytes(Engine::Fila));
+        for beyond in [
+            Footprint { cells: 513, ..long },
+            Footprint { pieces: 64, ..long },
+            Footprint { shapes: 65, ..long },
+        ] {
+            assert!(!beyond.fila_takes());
+            assert_eq!(beyond.least_run_bytes(), beyond.run_bytes(Engine::Dlx));
+        }
     }
 }

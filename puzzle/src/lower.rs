@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use crate::geometry::{offset, Coord};
+use crate::limits::{FILA_MAX_PIECES, FILA_MAX_SHAPES};
 use crate::model::Puzzle;
 pub use runtime::fila::Isolation;
 
@@ -291,15 +292,15 @@ pub fn beyond_limits(puzzle: &Puzzle) -> Option<Unsupported> {
             Mask::BITS
         )));
     }
-    if puzzle.mobile_pieces() > 63 {
+    if puzzle.mobile_pieces() > FILA_MAX_PIECES {
         return Some(Unsupported(format!(
-            "the puzzle has {} pieces; FILA solvers place at most 63",
+            "the puzzle has {} pieces; FILA solvers place at most {FILA_MAX_PIECES}",
             puzzle.mobile_pieces()
         )));
     }
-    if puzzle.shapes.len() > 64 {
+    if puzzle.shapes.len() > FILA_MAX_SHAPES {
         return Some(Unsupported(format!(
-            "the puzzle has {} distinct shapes; FILA solvers handle at most 64",
+            "the puzzle has {} distinct shapes; FILA solvers handle at most {FILA_MAX_SHAPES}",
             puzzle.shapes.len()
         )));
     }

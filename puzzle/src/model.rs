@@ -243,6 +243,8 @@ impl Puzzle {
             cells: self.cells.len() as u64,
             images: self.images.len() as u64,
             image_cells: self.images.iter().map(|im| im.cells.len() as u64).sum(),
+            pieces: self.mobile_pieces() as u64,
+            shapes: self.shapes.len() as u64,
         }
     }
 
@@ -871,6 +873,8 @@ fn count_images(
 ) -> Result<Footprint, (usize, String)> {
     let mut footprint = Footprint {
         cells: open_cells as u64,
+        pieces: shapes.iter().map(|s| s.pieces.len() as u64).sum(),
+        shapes: shapes.len() as u64,
         ..Footprint::default()
     };
     let mut over = None;
