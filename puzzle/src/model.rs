@@ -502,12 +502,13 @@ impl Puzzle {
             self.cells.clone()
         };
         let home = lattice::normalizing_shift(geometry, &frame);
-        // A board of free pieces that lies in one plane of space turns over as a whole:
-        // on its cells every map acts as a rotation of space does (the map after the
+        // A board of free balls that lies in one plane of space turns over as a whole: on
+        // its cells every map acts as a rotation of space does (the map after the
         // reflection in the board's plane), though that rotation need not be a map of the
-        // lattice (a triangular layer of packed spheres).
+        // lattice (a triangular layer of packed spheres). Not prisms: a board of prisms in
+        // a slanting plane has mirror maps that no rotation of the pieces makes.
         let flat_board =
-            !cubic && !geometry.planar() && !self.one_side && lattice::coplanar(&self.cells);
+            geometry.flat_board_turns_over() && !self.one_side && lattice::coplanar(&self.cells);
         'maps: for candidate in geometry.box_maps(self.one_side) {
             let mirrors = candidate.mirrors && !flat_board;
             if mirrors && !allow_mirroring {

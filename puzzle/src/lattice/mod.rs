@@ -91,6 +91,16 @@ pub trait Geometry: Sync {
         self.turns(one_side)
     }
 
+    /// Whether a board that lies in one plane of space turns over as a whole, every map
+    /// of it acting on its cells as a rotation of space does (the map after the reflection
+    /// in the board's plane), as the pieces in it do ([`Geometry::turns_of`]). So where
+    /// the cells are round (packed spheres), the same after a reflection in any plane
+    /// through their centres; a prism turned over in a plane that is not a mirror of the
+    /// lattice is no longer a prism of it.
+    fn flat_board_turns_over(&self) -> bool {
+        false
+    }
+
     /// The maps that may carry the box onto itself, identity first, each with whether it
     /// turns pieces over.
     fn box_maps(&self, one_side: bool) -> Vec<BoxMap>;

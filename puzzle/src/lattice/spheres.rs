@@ -81,6 +81,10 @@ impl Geometry for Spheres {
         }
     }
 
+    fn flat_board_turns_over(&self) -> bool {
+        true
+    }
+
     /// The cube's 48 maps; a one-sided (one layer) box only those that keep the layer,
     /// which mirror when they mirror the layer.
     fn box_maps(&self, one_side: bool) -> Vec<BoxMap> {
