@@ -102,7 +102,7 @@ fn fresh_checkpoint(which: usize) -> (Checkpoint, usize) {
     let info = info(which);
     let options = Options::try_parse_from(vec!["fuzz".to_string()]).expect("no options");
     let plan = Plan::resolve(info, &options).expect("a plan without options");
-    let subtrees = runtime::split::first_images(&plan);
+    let subtrees = runtime::split::first_images(info, &plan);
     let path = std::path::Path::new("fuzz.checkpoint");
     let fresh = Checkpoint::new(path, info, &plan, &options, &subtrees);
     (fresh, subtrees.len())

@@ -43,10 +43,12 @@ impl Search for DlxSearch {
             &mut |rows, complete| {
                 placed.clear();
                 placed.extend(rows.iter().map(|&r| r as u16));
-                if !complete {
-                    ctx.cut(&placed);
-                    Flow::Continue
-                } else if ctx.report(&placed) {
+                let more = if complete {
+                    ctx.report(&placed)
+                } else {
+                    ctx.cut(&placed)
+                };
+                if more {
                     Flow::Continue
                 } else {
                     Flow::Stop

@@ -97,6 +97,7 @@ pub fn puzzle_info(
         engine: engine.to_string(),
         lattice: puzzle.lattice,
         dims: puzzle.dims,
+        one_side: puzzle.one_side,
         grid,
         piece_names: puzzle.pieces.iter().map(|p| p.name.clone()).collect(),
         shape_pieces: puzzle

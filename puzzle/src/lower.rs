@@ -285,6 +285,13 @@ pub fn default_f_from(puzzle: &Puzzle) -> usize {
 /// Why `puzzle` is beyond the FILA solvers whatever the images (which the volume filter
 /// may thin): more open cells than the widest word, more than 63 pieces or 64 shapes.
 pub fn beyond_limits(puzzle: &Puzzle) -> Option<Unsupported> {
+    if puzzle.mobile_pieces() == 0 {
+        // A solution written as a definition (`-f F`) places every piece: there is nothing
+        // to search, and `fila solve` lists it from dancing links' empty search.
+        return Some(Unsupported(
+            "the puzzle has no mobile pieces: its stationary pieces are its one solution (`fila solve` lists it)".to_string(),
+        ));
+    }
     if puzzle.cells.len() > Mask::BITS {
         return Some(Unsupported(format!(
             "the puzzle has {} open cells; FILA solvers handle at most {} (`fila solve --engine dlx` has no limit)",

@@ -177,14 +177,6 @@ impl Puzzle {
         limits: &Limits,
     ) -> Result<Puzzle, Vec<Diagnostic>> {
         let dims = def.dims;
-        if def.pieces.iter().all(|p| p.stationary) {
-            return Err(vec![Diagnostic::new(
-                file,
-                def.line,
-                1,
-                "the puzzle has no mobile pieces",
-            )]);
-        }
         let geometry = lattice::geometry(def.lattice);
         let grid = BoxGrid::new(dims);
         let stationary_at = stationary_cells(def, &grid, file)?;

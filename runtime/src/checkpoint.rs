@@ -119,6 +119,10 @@ impl Checkpoint {
             ("SUBTREES", subtrees.len().to_string()),
             ("FINGERPRINT", format!("{:016x}", fingerprint(subtrees))),
         ];
+        // A goal is named only when there is one, so that checkpoints written before `-g`
+        // existed still resume.
+        let goal = (plan.goal > 0).then(|| ("GOAL", plan.goal.to_string()));
+        let identity = identity.into_iter().chain(goal);
         Checkpoint {
             path: path.to_path_buf(),
             identity: identity

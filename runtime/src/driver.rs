@@ -189,7 +189,7 @@ impl Partition {
         let subtrees = if split {
             split::subtrees(info, plan, search, options.subtrees as usize, &mut upper)
         } else {
-            split::first_images(plan)
+            split::first_images(info, plan)
         };
         let mine = match options.shard {
             Some(s) => (0..subtrees.len())
@@ -433,7 +433,7 @@ fn search_subtree<'a>(
     if shared.stopped() {
         return;
     }
-    let mut ctx = Context::new(shared, subtree.entry, 0);
+    let mut ctx = Context::searching(shared, subtree.entry);
     search.solve_prefix(&subtree.prefix, &mut ctx);
     let finished = !shared.stopped();
     let mut totals = totals.lock().unwrap_or_else(|e| e.into_inner());

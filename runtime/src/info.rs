@@ -162,6 +162,8 @@ pub struct PuzzleInfo {
     pub engine: String,
     pub lattice: Lattice,
     pub dims: [usize; 3],
+    /// Whether the pieces only turn in the plane (`oneSide`).
+    pub one_side: bool,
     /// One slot per position `x + X*(y + Y*z)`.
     pub grid: Vec<Slot>,
     pub piece_names: Vec<String>,
@@ -258,6 +260,7 @@ pub(crate) mod testing {
             engine: "test".to_string(),
             lattice: Lattice::Cubic,
             dims: [3, 1, 1],
+            one_side: false,
             grid: vec![open(0), open(1), open(2)],
             piece_names: vec!["A".to_string(), "B".to_string()],
             shape_pieces: vec![vec![0], vec![1]],
@@ -292,6 +295,7 @@ pub struct StaticInfo {
     pub name: &'static str,
     pub lattice: Lattice,
     pub dims: [usize; 3],
+    pub one_side: bool,
     pub grid: &'static [Slot],
     pub piece_names: &'static [&'static str],
     pub shape_pieces: &'static [&'static [u16]],
@@ -363,6 +367,7 @@ impl StaticInfo {
             engine: "generated FILA solver".to_string(),
             lattice: self.lattice,
             dims: self.dims,
+            one_side: self.one_side,
             grid: self.grid.to_vec(),
             piece_names: self.piece_names.iter().map(|n| n.to_string()).collect(),
             shape_pieces: self.shape_pieces.iter().map(|p| p.to_vec()).collect(),

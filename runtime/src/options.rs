@@ -76,6 +76,58 @@ fn parse_redundancy(value: &str) -> Result<RedundancyFilter, String> {
     Ok(RedundancyFilter::from(value))
 }
 
+/// How each solution is written (`-f`'s first letter): polycube's formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// `B`: the brief layout, one text row per row of the box.
+    #[default]
+    Brief,
+    /// `F`: a full puzzle definition, every piece placed as a stationary piece: it reads
+    /// back as a puzzle whose one solution is this one.
+    Full,
+    /// `S`: a sub-puzzle, the placed pieces stationary and the others mobile: with `-g`,
+    /// the sub-puzzles together hold every solution, each in one of them.
+    Sub,
+}
+
+/// How the pieces of a definition are written (`-f`'s second letter).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PieceForm {
+    /// `L`: drawn in `L` blocks.
+    #[default]
+    Drawn,
+    /// `C`: `C` lines of coordinates.
+    Coordinates,
+}
+
+/// `-f [BFS][LC]`: the layout of each solution, and for definitions the form of the
+/// pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Format {
+    pub layout: Layout,
+    pub pieces: PieceForm,
+}
+
+fn parse_format(value: &str) -> Result<Format, String> {
+    let bad = || format!("expected B, F or S, then optionally L or C (as FL or SC), not '{value}'");
+    let mut chars = value.chars().map(|c| c.to_ascii_uppercase());
+    let layout = match chars.next() {
+        Some('B') => Layout::Brief,
+        Some('F') => Layout::Full,
+        Some('S') => Layout::Sub,
+        _ => return Err(bad()),
+    };
+    let pieces = match chars.next() {
+        None | Some('L') => PieceForm::Drawn,
+        Some('C') => PieceForm::Coordinates,
+        _ => return Err(bad()),
+    };
+    if chars.next().is_some() {
+        return Err(bad());
+    }
+    Ok(Format { layout, pieces })
+}
+
 /// A number of pieces left, or never.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Threshold {
@@ -142,6 +194,20 @@ pub struct Options {
     #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
           default_value = "false", default_missing_value = "true", value_parser = parse_flag)]
     pub labels: bool,
+
+    /// How each solution is written: B the brief layout; F a full definition (every piece
+    /// stationary: it reads back as a puzzle); S a sub-puzzle (the placed pieces stationary,
+    /// the others mobile). With F and S, L draws the pieces in L blocks, C gives them as
+    /// C lines of coordinates
+    #[arg(short = 'f', long = "format", value_name = "[BFS][LC]", default_value = "B",
+          value_parser = parse_format)]
+    pub format: Format,
+
+    /// Goal: stop where N pieces are left and list each placement of the others as a
+    /// solution. With -f S they are the sub-puzzles that together hold every solution
+    /// once: solve each with -r . and add up their SOLUTIONS (0: solve to the end)
+    #[arg(short = 'g', long = "goal", value_name = "N", default_value = "0")]
+    pub goal: usize,
 
     /// Stop after this many solutions
     #[arg(long, value_name = "N")]
@@ -329,6 +395,30 @@ mod tests {
         let c = parse(&["--quiet=false", "-rX", "-V"]);
         assert!(!c.options.quiet);
         assert_eq!(c.options.redundancy, RedundancyFilter::Piece("X".into()));
+    }
+
+    #[test]
+    fn polycube_formats_and_goal() {
+        let c = parse(&["-f", "S", "-g", "9", "x.txt"]);
+        assert_eq!(
+            c.options.format,
+            Format {
+                layout: Layout::Sub,
+                pieces: PieceForm::Drawn
+            }
+        );
+        assert_eq!(c.options.goal, 9);
+        let c = parse(&["-fFC"]);
+        assert_eq!(c.options.format.layout, Layout::Full);
+        assert_eq!(c.options.format.pieces, PieceForm::Coordinates);
+        assert_eq!(parse(&[]).options.format, Format::default());
+        assert_eq!(parse(&[]).options.goal, 0);
+        for bad in ["X", "", "BLC", "L", "SCX"] {
+            assert!(parse_format(bad).is_err(), "{bad}");
+        }
+        // polycube's -F (its fit filter) is still accepted and ignored, apart from -f.
+        let c = parse(&["-F", "-fB"]);
+        assert_eq!(c.options.polycube_flag, 1);
     }
 
     #[test]

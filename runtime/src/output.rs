@@ -2,25 +2,36 @@
 
 use std::fmt::Write as _;
 
-use crate::info::{PuzzleInfo, Slot};
+use crate::info::{Lattice, PuzzleInfo, Slot};
+use crate::options::PieceForm;
 
 /// Writes solution `n` (the images in `placed`) in polycube's brief layout: a blank line,
 /// `# --- SOLUTION n ---`, then one row per y from the top, z layers side by side. On a
 /// lattice whose rows are staggered (hexagons), each row is drawn half a cell to the
 /// right of the row below it.
 pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut String) {
-    let [xd, yd, zd] = info.dims;
     let owner = owners(info, placed);
-    let width = info
-        .piece_names
+    let _ = write!(out, "\n# --- SOLUTION {n} ---\n");
+    draw_rows(info, &owner, (0..info.dims[1]).rev(), out);
+}
+
+/// The width of a name in the layout: the longest name and one space before it.
+fn name_width(info: &PuzzleInfo) -> usize {
+    info.piece_names
         .iter()
         .map(|n| n.chars().count())
         .max()
         .unwrap_or(1)
-        + 1;
-    let _ = write!(out, "\n# --- SOLUTION {n} ---\n");
+        + 1
+}
+
+/// Draws the rows `ys` (from the top) of `owner` as the brief layout does, each name
+/// right-aligned, `.` where no piece is; every row ends with a newline.
+fn draw_rows(info: &PuzzleInfo, owner: &[u16], ys: impl Iterator<Item = usize>, out: &mut String) {
+    let [xd, yd, zd] = info.dims;
+    let width = name_width(info);
     let stagger = info.lattice.row_stagger();
-    for y in (0..yd).rev() {
+    for y in ys {
         // Half a cell is half the width of a name, rounded down: enough to show the offset.
         let indent = y * stagger * width / 2;
         let _ = write!(out, "{:indent$}", "");
@@ -40,6 +51,124 @@ pub fn format_solution(info: &PuzzleInfo, n: u64, placed: &[u16], out: &mut Stri
         }
         out.push('\n');
     }
+}
+
+/// Writes solution `n` as a puzzle definition (`-f F` and `-f S`, polycube's full and
+/// sub-puzzle formats): a blank line, `# --- SOLUTION n ---`, then `D` ... `~D` with every
+/// placed piece and every stationary piece of the puzzle as a stationary piece where it
+/// lies, and the pieces not placed (a partial solution of `-g`) as mobile pieces, each by
+/// one of its images. The pieces are drawn in `L` blocks, or given as `C` lines of
+/// coordinates, as `pieces` says. The text reads back as a puzzle: for a complete
+/// solution, one whose only solution is this one; for a partial one, the sub-puzzle that
+/// holds every solution below it.
+pub fn format_definition(
+    info: &PuzzleInfo,
+    n: u64,
+    placed: &[u16],
+    pieces: PieceForm,
+    out: &mut String,
+) {
+    let [xd, yd, zd] = info.dims;
+    let owner = owners(info, placed);
+    let mut placed_piece = vec![false; info.piece_names.len()];
+    for &p in &owner {
+        if let Some(flag) = placed_piece.get_mut(p as usize) {
+            *flag = true;
+        }
+    }
+    // The pieces left, each with the cells of one image of its shape: the copies of a
+    // shape are placed in definition order (as `owners` names them), so the last ones
+    // are left.
+    let mut left: Vec<(usize, &[u16])> = Vec::new();
+    for (shape, copies) in info.shape_pieces.iter().enumerate() {
+        let image = info.images.iter().find(|i| i.shape as usize == shape);
+        for &p in copies {
+            if !placed_piece[p as usize] {
+                if let Some(image) = image {
+                    left.push((p as usize, &image.cells));
+                }
+            }
+        }
+    }
+    let position_of: Vec<usize> = {
+        let mut at = vec![0; info.cells()];
+        for (g, slot) in info.grid.iter().enumerate() {
+            if let Slot::Open(c) = *slot {
+                at[c as usize] = g;
+            }
+        }
+        at
+    };
+    let _ = write!(out, "\n# --- SOLUTION {n} ---\n");
+    if !left.is_empty() {
+        let _ = writeln!(
+            out,
+            "# {}: {} pieces placed, {} left",
+            info.name,
+            info.pieces_to_place() - left.len(),
+            left.len()
+        );
+    }
+    let _ = write!(out, "D:xDim={xd}:yDim={yd}:zDim={zd}");
+    if info.one_side {
+        out.push_str(":oneSide");
+    }
+    if info.lattice != Lattice::Cubic {
+        let _ = write!(out, ":lattice={}", info.lattice.name());
+    }
+    out.push('\n');
+    let coordinates = |g: usize| -> [usize; 3] { [g % xd, (g / xd) % yd, g / (xd * yd)] };
+    match pieces {
+        PieceForm::Drawn => {
+            let stationary: Vec<&str> = info
+                .piece_names
+                .iter()
+                .enumerate()
+                .filter(|&(p, _)| placed_piece[p])
+                .map(|(_, name)| name.as_str())
+                .collect();
+            let _ = writeln!(out, "L:stationary={}", stationary.join(" "));
+            draw_rows(info, &owner, (0..yd).rev(), out);
+            out.push_str("~L\n");
+            for &(p, cells) in &left {
+                // The block's first row is the top of the box; it ends at the image's
+                // lowest row.
+                let mut drawn = vec![NOBODY; info.grid.len()];
+                let mut lowest = yd;
+                for &c in cells {
+                    let g = position_of[c as usize];
+                    drawn[g] = p as u16;
+                    lowest = lowest.min(coordinates(g)[1]);
+                }
+                out.push_str("L\n");
+                draw_rows(info, &drawn, (lowest..yd).rev(), out);
+                out.push_str("~L\n");
+            }
+        }
+        PieceForm::Coordinates => {
+            let layout = |positions: &mut dyn Iterator<Item = usize>| -> String {
+                let triples: Vec<String> = positions
+                    .map(|g| {
+                        let [x, y, z] = coordinates(g);
+                        format!("{x} {y} {z}")
+                    })
+                    .collect();
+                triples.join(", ")
+            };
+            for (p, name) in info.piece_names.iter().enumerate() {
+                if placed_piece[p] {
+                    let mut cells = (0..owner.len()).filter(|&g| owner[g] as usize == p);
+                    let _ = writeln!(out, "C:name={name}:type=S:layout={}", layout(&mut cells));
+                }
+            }
+            for &(p, cells) in &left {
+                let mut cells = cells.iter().map(|&c| position_of[c as usize]);
+                let name = &info.piece_names[p];
+                let _ = writeln!(out, "C:name={name}:layout={}", layout(&mut cells));
+            }
+        }
+    }
+    out.push_str("~D\n");
 }
 
 /// The owner of a position no piece covers.

@@ -2,7 +2,7 @@
 //! options ask for, resolved against what the solver can do, or why it cannot start.
 
 use crate::info::{Element, FirstInfo, Pruning, PuzzleInfo};
-use crate::options::{Options, RedundancyFilter, Threshold};
+use crate::options::{Layout, Options, PieceForm, RedundancyFilter, Threshold};
 
 /// Why a run could not start.
 #[derive(Debug, PartialEq, Eq)]
@@ -25,6 +25,9 @@ pub struct Plan<'a> {
     /// The instruction set the solver's FILA kernels run in (`-i`'s `KERNELS=`), set by
     /// the driver from the solver; `None` for the dancing-links engine.
     pub kernels: Option<&'static str>,
+    /// `-g`: the search stops where this many pieces are left, and lists each such node as
+    /// a solution; zero to search to the end.
+    pub goal: usize,
     pub notes: Vec<String>,
 }
 
@@ -108,6 +111,8 @@ impl<'a> Plan<'a> {
             }
             (Some(_), Some(n)) => n.min(pieces),
         };
+        check_format(info, options)?;
+        check_goal(info, options, first)?;
         Ok(Plan {
             symmetry_name: &symmetry.name,
             group: &symmetry.group,
@@ -116,9 +121,91 @@ impl<'a> Plan<'a> {
             pruning,
             f_from,
             kernels: None,
+            goal: options.goal,
             notes,
         })
     }
+}
+
+/// Whether `name` can be written in an `L` block: a token of its own, not the open cell.
+pub fn drawable(name: &str) -> bool {
+    name != "." && !name.contains(|c: char| c.is_whitespace() || c == ',')
+}
+
+/// Refuses a format that cannot write this puzzle's solutions.
+fn check_format(info: &PuzzleInfo, options: &Options) -> Result<(), UsageError> {
+    let format = options.format;
+    if format.layout == Layout::Brief {
+        return Ok(());
+    }
+    if format.pieces == PieceForm::Drawn {
+        if let Some(name) = info.piece_names.iter().find(|n| !drawable(n)) {
+            return Err(UsageError(format!(
+                "-f {}L: piece '{name}' cannot be drawn in an L block (a name there is one \
+                 word, without commas, and not '.'); use -f {0}C",
+                if format.layout == Layout::Full {
+                    'F'
+                } else {
+                    'S'
+                }
+            )));
+        }
+    }
+    if format.layout == Layout::Sub {
+        // A sub-puzzle gives each piece left by the cells of one of its images.
+        for (shape, pieces) in info.shape_pieces.iter().enumerate() {
+            if !info.images.iter().any(|i| i.shape as usize == shape) {
+                let name = pieces
+                    .first()
+                    .map_or("?", |&p| &info.piece_names[p as usize]);
+                return Err(UsageError(format!(
+                    "-f S: piece '{name}' fits nowhere in the box, so the puzzle has no solutions and no sub-puzzles"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a goal (`-g N`) whose partial solutions would not add up: each node the search
+/// stops at must hold exactly the solutions below it, counted as the whole run counts them.
+fn check_goal(info: &PuzzleInfo, options: &Options, first: &FirstInfo) -> Result<(), UsageError> {
+    let goal = options.goal;
+    if goal == 0 {
+        return Ok(());
+    }
+    let pieces = info.pieces_to_place();
+    if goal >= pieces {
+        return Err(UsageError(format!(
+            "-g {goal}: the puzzle has {pieces} pieces to place, and the search places at least one; the goal must be less than {pieces}"
+        )));
+    }
+    if options.unique {
+        return Err(UsageError(
+            "-g and -u: whether a solution is unique is known only when it is complete".to_string(),
+        ));
+    }
+    if options.estimate.is_some() {
+        return Err(UsageError(
+            "-g and --estimate: the estimate measures the whole search".to_string(),
+        ));
+    }
+    let checked = first.stabilisers.iter().filter(|s| !s.is_empty()).count();
+    if first.full_check || checked > 0 {
+        let why = if first.full_check {
+            "no piece can carry the redundancy filter, so every complete solution is checked against the symmetry group".to_string()
+        } else {
+            format!(
+                "{checked} of the {} first placements of the redundancy filter's piece {} are symmetric, so the solutions below them are checked for repeats when complete",
+                first.images.len(),
+                first.filter
+            )
+        };
+        return Err(UsageError(format!(
+            "-g {goal}: {why}; partial solutions would count some solutions more than once. Use -r . (every solution), or -r PIECE with a piece no first placement of which is symmetric"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -253,6 +340,39 @@ mod tests {
             in_force(&parity_tuned, &["-v", "3", "-p"]),
             (Some(3), Some(1))
         );
+    }
+
+    #[test]
+    fn a_goal_must_leave_partial_solutions_that_add_up() {
+        let info = example();
+        let goal = |info: &PuzzleInfo, args: &[&str]| resolve(info, args).map(|p| p.goal);
+        assert_eq!(goal(&info, &["-g", "1"]), Ok(1));
+        assert_eq!(goal(&info, &[]), Ok(0));
+        // The example places two pieces: the search places at least one.
+        assert!(goal(&info, &["-g", "2"]).is_err());
+        assert!(goal(&info, &["-g", "1", "-u"]).is_err());
+        // A symmetric first image: its solutions are checked when complete.
+        let mut symmetric = example();
+        symmetric.rotations.filtered.stabilisers = vec![vec![1]];
+        let refused = goal(&symmetric, &["-g", "1"]).unwrap_err();
+        assert!(refused.0.contains("are symmetric"), "{refused:?}");
+        assert_eq!(goal(&symmetric, &["-g", "1", "-r", "."]), Ok(1));
+        let mut post = example();
+        post.rotations.filtered.full_check = true;
+        assert!(goal(&post, &["-g", "1"]).is_err());
+    }
+
+    #[test]
+    fn formats_the_puzzle_cannot_take_are_refused() {
+        let mut info = example();
+        assert!(resolve(&info, &["-f", "SL"]).is_ok());
+        info.piece_names[1] = "a,b".to_string();
+        assert!(resolve(&info, &["-f", "SL"]).is_err());
+        assert!(resolve(&info, &["-f", "SC"]).is_ok());
+        assert!(resolve(&info, &["-f", "B"]).is_ok());
+        // A piece that fits nowhere cannot be given by one of its images.
+        info.images.retain(|i| i.shape == 0);
+        assert!(resolve(&info, &["-f", "SC"]).is_err());
     }
 
     #[test]

@@ -93,6 +93,10 @@ fn header(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, comment: Option
     out.kv("SYMMETRY", plan.symmetry_name);
     out.kv("GROUP_ORDER", plan.group.len());
     out.kv("REDUNDANCY_FILTER", &plan.first.filter);
+    if plan.goal > 0 {
+        out.comment("Goal (-g): the search stopped where GOAL pieces were left; SOLUTIONS and UNIQUE count those partial solutions.");
+        out.kv("GOAL", plan.goal);
+    }
     let on_off = |on: bool| if on { "on" } else { "off" };
     let above = |t: Option<usize>| t.map_or_else(|| "off".to_string(), |n| n.to_string());
     out.comment("Pruning: VOLUME_FILTER (-V), and the backtracks while more than N pieces are left (-v N, -p).");

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crate::info::{Pruning, PuzzleInfo};
-use crate::options::Options;
-use crate::output::{format_solution, owners, Stats};
+use crate::options::{Format, Layout, Options};
+use crate::output::{format_definition, format_solution, owners, Stats};
 use crate::pictures::Pictures;
 use crate::plan::Plan;
 use crate::symmetry::Canonical;
@@ -18,7 +18,8 @@ pub trait Search: Send {
     /// Places the images of `prefix` in order, then finds every completion below them and
     /// hands each to [`Context::report`] (all placed images, the prefix first). When
     /// [`Context::floor`] is not zero, a node with that many pieces left is handed to
-    /// [`Context::cut`] instead of being searched.
+    /// [`Context::cut`] instead of being searched (the subtrees of a split, or `-g`'s
+    /// goal).
     ///
     /// `prefix` is one first image of the plan, or a prefix that this solver handed to
     /// `cut`. A one-image prefix counts its own attempt and fit, a longer one counts
@@ -85,6 +86,8 @@ pub(crate) struct SharedRun<'a> {
     info: &'a PuzzleInfo,
     plan: &'a Plan<'a>,
     quiet: bool,
+    /// How solutions are written (`-f`).
+    format: Format,
     /// Whether solutions are drawn.
     drawn: bool,
     unique_only: bool,
@@ -105,6 +108,7 @@ impl<'a> SharedRun<'a> {
             info,
             plan,
             quiet: true,
+            format: Format::default(),
             drawn: false,
             unique_only: false,
             limit: None,
@@ -134,6 +138,7 @@ impl<'a> SharedRun<'a> {
             info,
             plan,
             quiet: options.quiet,
+            format: options.format,
             drawn: pictures.is_some(),
             unique_only: options.unique,
             limit: options.limit,
@@ -207,6 +212,8 @@ pub struct Context<'a> {
     /// The index of the subtree's first image among the plan's first images.
     pub(crate) entry: usize,
     floor: usize,
+    /// Whether the nodes at the floor are `-g`'s goal: partial solutions, reported.
+    goal: bool,
     /// The prefixes handed to `cut`, one after another.
     cuts: Vec<u16>,
     pub solutions: u64,
@@ -223,11 +230,22 @@ impl<'a> Context<'a> {
             shared,
             entry,
             floor,
+            goal: false,
             cuts: Vec::new(),
             solutions: 0,
             unique: 0,
             canonical: Canonical::default(),
             text: String::new(),
+        }
+    }
+
+    /// The context that searches a subtree of the run to its end: to the complete
+    /// solutions, or to the plan's goal (`-g`), whose nodes are reported as solutions.
+    pub(crate) fn searching(shared: &'a SharedRun<'a>, entry: usize) -> Context<'a> {
+        let goal = shared.plan.goal;
+        Context {
+            goal: goal > 0,
+            ..Context::new(shared, entry, goal)
         }
     }
 
@@ -248,12 +266,20 @@ impl<'a> Context<'a> {
         self.floor
     }
 
-    /// Takes the placements leading to a node at the floor.
-    pub fn cut(&mut self, placed: &[u16]) {
+    /// Takes the placements leading to a node at the floor: a subtree of a split, or a
+    /// partial solution at `-g`'s goal, which is reported as [`Context::report`] reports
+    /// a solution. Returns false when the search must stop.
+    pub fn cut(&mut self, placed: &[u16]) -> bool {
+        if self.goal {
+            return self.report(placed);
+        }
         self.cuts.extend_from_slice(placed);
+        true
     }
 
-    /// Takes one solution found by the solver. Returns false when the search must stop.
+    /// Takes one solution found by the solver (with `-g`, a partial one: the nodes at the
+    /// goal, which the plan allows only where no symmetry check is needed on them).
+    /// Returns false when the search must stop.
     pub fn report(&mut self, placed: &[u16]) -> bool {
         let shared = self.shared;
         if shared.stopped() {
@@ -281,7 +307,8 @@ impl<'a> Context<'a> {
                 return true;
             }
         }
-        let unique = !plan.unfiltered
+        let unique = self.goal
+            || !plan.unfiltered
             || self
                 .canonical
                 .is_least(self.info, placed, plan.group, 1..group_len);
@@ -304,7 +331,13 @@ impl<'a> Context<'a> {
         self.unique += u64::from(unique);
         if let (false, Some(out)) = (shared.quiet, listing.out.as_mut()) {
             self.text.clear();
-            format_solution(self.info, listing.accepted, placed, &mut self.text);
+            let n = listing.accepted;
+            match shared.format.layout {
+                Layout::Brief => format_solution(self.info, n, placed, &mut self.text),
+                Layout::Full | Layout::Sub => {
+                    format_definition(self.info, n, placed, shared.format.pieces, &mut self.text)
+                }
+            }
             if out.write_all(self.text.as_bytes()).is_err() {
                 // The reader went away (a closed pipe): nothing more can be said.
                 shared.stop(Stop::Output);

@@ -21,8 +21,15 @@ pub struct Subtree {
     pub prefix: Vec<u16>,
 }
 
-/// One subtree per first image: the search as one thread runs it.
-pub fn first_images(plan: &Plan<'_>) -> Vec<Subtree> {
+/// One subtree per first image: the search as one thread runs it. A puzzle with no piece
+/// to place (every piece stationary) has one subtree, the empty placement, its solution.
+pub fn first_images(info: &PuzzleInfo, plan: &Plan<'_>) -> Vec<Subtree> {
+    if info.pieces_to_place() == 0 {
+        return vec![Subtree {
+            entry: 0,
+            prefix: Vec::new(),
+        }];
+    }
     plan.first
         .images
         .iter()
@@ -41,8 +48,8 @@ pub const MAX_SPLIT_DEPTH: usize = 64;
 
 /// At least `target` subtrees (unless the tree is smaller, or branches so little that
 /// [`MAX_SPLIT_DEPTH`] levels do not give them): whole levels of the search tree, one
-/// level deeper until there are enough, always stopping a piece short of a solution. The
-/// counts of the placements above the subtrees go to `upper`.
+/// level deeper until there are enough, always stopping a piece short of a solution (of
+/// the goal, with `-g`). The counts of the placements above the subtrees go to `upper`.
 pub fn subtrees(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
@@ -51,10 +58,11 @@ pub fn subtrees(
     upper: &mut Stats,
 ) -> Vec<Subtree> {
     let shared = SharedRun::silent(info, plan);
-    let pieces = info.pieces_to_place();
-    let mut level = first_images(plan);
+    // The depth of a solution, or of a partial solution at the goal.
+    let end = info.pieces_to_place() - plan.goal;
+    let mut level = first_images(info, plan);
     let mut depth = 1;
-    while level.len() < target && depth + 1 < pieces && depth < MAX_SPLIT_DEPTH {
+    while level.len() < target && depth + 1 < end && depth < MAX_SPLIT_DEPTH {
         let mut ctx = Context::new(&shared, 0, 0);
         let mut next = Vec::new();
         for subtree in &level {
@@ -102,8 +110,9 @@ pub fn estimate(
         node.clear();
         node.extend_from_slice(&subtree.prefix);
         let (mut total, mut width) = (1.0, 1.0);
-        // The last level's children are solutions, which a floor cannot cut off.
-        while pieces - node.len() > 1 {
+        // The last level's children are solutions, which a floor cannot cut off; with a
+        // goal, the walk ends there.
+        while pieces - node.len() > 1 + plan.goal {
             let children: Vec<&[u16]> = ctx.children(search, &node).collect();
             if children.is_empty() {
                 break;

@@ -5,6 +5,7 @@ mod client;
 mod common;
 mod errors;
 mod estimate;
+mod formats;
 mod fuzz;
 mod generated;
 mod lattices;

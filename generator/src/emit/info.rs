@@ -141,6 +141,7 @@ pub fn info_static(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStr
     let volume_backtrack = option(info.pruning.volume_backtrack);
     let parity_backtrack = option(info.pruning.parity_backtrack);
     let e_stage = info.order.is_some_and(|o| o.e_stage);
+    let one_side = info.one_side;
     let description = quote! {
         /// The runtime's description of the puzzle: box, pieces, images and symmetry.
         pub static INFO: ::runtime::info::StaticInfo = {
@@ -150,6 +151,7 @@ pub fn info_static(info: &PuzzleInfo, data: &mut Data) -> (TokenStream, TokenStr
                 name: #name,
                 lattice: ::runtime::Lattice::#lattice,
                 dims: [#x, #y, #z],
+                one_side: #one_side,
                 grid: &[#(#grid),*],
                 piece_names: &[#(#piece_names),*],
                 shape_pieces: &[#(#shape_pieces),*],

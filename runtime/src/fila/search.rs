@@ -280,8 +280,8 @@ impl<T: Tables> State<T> {
                 if !ctx.report(&self.stack[..pieces]) {
                     self.stop = true;
                 }
-            } else {
-                ctx.cut(&self.stack[..pieces - left]);
+            } else if !ctx.cut(&self.stack[..pieces - left]) {
+                self.stop = true;
             }
             return;
         }
