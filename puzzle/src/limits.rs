@@ -108,12 +108,36 @@ impl Footprint {
         self.model_bytes().saturating_add(tables)
     }
 
-    /// Whether the FILA engine takes the puzzle: at most [`FILA_MAX_CELLS`] open cells,
-    /// [`FILA_MAX_PIECES`] pieces and [`FILA_MAX_SHAPES`] shapes.
+    /// Why the FILA engine and the generated solvers do not take the puzzle, if they do
+    /// not: more than [`FILA_MAX_CELLS`] open cells, [`FILA_MAX_PIECES`] pieces or
+    /// [`FILA_MAX_SHAPES`] shapes, or no piece to place. The one statement of the rule.
+    pub fn fila_refusal(&self) -> Option<String> {
+        let Footprint {
+            cells,
+            pieces,
+            shapes,
+            ..
+        } = *self;
+        if pieces == 0 {
+            // A solution written as a definition (`-f F`) places every piece: there is
+            // nothing to search, and `fila solve` lists it from dancing links' empty search.
+            Some("the puzzle has no mobile pieces: its stationary pieces are its one solution (`fila solve` lists it)".to_string())
+        } else if cells > FILA_MAX_CELLS as u64 {
+            Some(format!("the puzzle has {cells} open cells; FILA solvers handle at most {FILA_MAX_CELLS} (`fila solve --engine dlx` has no limit)"))
+        } else if pieces > FILA_MAX_PIECES as u64 {
+            Some(format!(
+                "the puzzle has {pieces} pieces; FILA solvers place at most {FILA_MAX_PIECES}"
+            ))
+        } else if shapes > FILA_MAX_SHAPES as u64 {
+            Some(format!("the puzzle has {shapes} distinct shapes; FILA solvers handle at most {FILA_MAX_SHAPES}"))
+        } else {
+            None
+        }
+    }
+
+    /// Whether the FILA engine takes the puzzle ([`Footprint::fila_refusal`]).
     pub fn fila_takes(&self) -> bool {
-        self.cells <= FILA_MAX_CELLS as u64
-            && self.pieces <= FILA_MAX_PIECES as u64
-            && self.shapes <= FILA_MAX_SHAPES as u64
+        self.fila_refusal().is_none()
     }
 
     /// The least memory any engine that can take the puzzle needs: dancing links takes
@@ -245,6 +269,7 @@ mod tests {
             Footprint { cells: 513, ..long },
             Footprint { pieces: 64, ..long },
             Footprint { shapes: 65, ..long },
+            Footprint { pieces: 0, ..long },
         ] {
             assert!(!beyond.fila_takes());
             assert_eq!(beyond.least_run_bytes(), beyond.run_bytes(Engine::Dlx));

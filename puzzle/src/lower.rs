@@ -16,7 +16,6 @@
 use std::collections::HashMap;
 
 use crate::geometry::{offset, Coord};
-use crate::limits::{FILA_MAX_PIECES, FILA_MAX_SHAPES};
 use crate::model::Puzzle;
 pub use runtime::fila::Isolation;
 
@@ -283,35 +282,9 @@ pub fn default_f_from(puzzle: &Puzzle) -> usize {
 }
 
 /// Why `puzzle` is beyond the FILA solvers whatever the images (which the volume filter
-/// may thin): more open cells than the widest word, more than 63 pieces or 64 shapes.
+/// may thin): the rule of [`crate::limits::Footprint::fila_refusal`].
 pub fn beyond_limits(puzzle: &Puzzle) -> Option<Unsupported> {
-    if puzzle.mobile_pieces() == 0 {
-        // A solution written as a definition (`-f F`) places every piece: there is nothing
-        // to search, and `fila solve` lists it from dancing links' empty search.
-        return Some(Unsupported(
-            "the puzzle has no mobile pieces: its stationary pieces are its one solution (`fila solve` lists it)".to_string(),
-        ));
-    }
-    if puzzle.cells.len() > Mask::BITS {
-        return Some(Unsupported(format!(
-            "the puzzle has {} open cells; FILA solvers handle at most {} (`fila solve --engine dlx` has no limit)",
-            puzzle.cells.len(),
-            Mask::BITS
-        )));
-    }
-    if puzzle.mobile_pieces() > FILA_MAX_PIECES {
-        return Some(Unsupported(format!(
-            "the puzzle has {} pieces; FILA solvers place at most {FILA_MAX_PIECES}",
-            puzzle.mobile_pieces()
-        )));
-    }
-    if puzzle.shapes.len() > FILA_MAX_SHAPES {
-        return Some(Unsupported(format!(
-            "the puzzle has {} distinct shapes; FILA solvers handle at most {FILA_MAX_SHAPES}",
-            puzzle.shapes.len()
-        )));
-    }
-    None
+    puzzle.footprint().fila_refusal().map(Unsupported)
 }
 
 /// Lowers `puzzle` to the IR of a FILA solver with POF and NOF that uses the F heuristic

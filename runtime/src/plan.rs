@@ -151,7 +151,7 @@ fn check_format(info: &PuzzleInfo, options: &Options) -> Result<(), UsageError> 
             )));
         }
     }
-    if format.layout == Layout::Sub {
+    if options.goal > 0 {
         // A sub-puzzle gives each piece left by the cells of one of its images.
         for (shape, pieces) in info.shape_pieces.iter().enumerate() {
             if !info.images.iter().any(|i| i.shape as usize == shape) {
@@ -159,7 +159,7 @@ fn check_format(info: &PuzzleInfo, options: &Options) -> Result<(), UsageError> 
                     .first()
                     .map_or("?", |&p| &info.piece_names[p as usize]);
                 return Err(UsageError(format!(
-                    "-f S: piece '{name}' fits nowhere in the box, so the puzzle has no solutions and no sub-puzzles"
+                    "-g with -f F or S: piece '{name}' fits nowhere in the box, so the puzzle has no solutions and no sub-puzzles"
                 )));
             }
         }
@@ -370,9 +370,11 @@ mod tests {
         assert!(resolve(&info, &["-f", "SL"]).is_err());
         assert!(resolve(&info, &["-f", "SC"]).is_ok());
         assert!(resolve(&info, &["-f", "B"]).is_ok());
-        // A piece that fits nowhere cannot be given by one of its images.
+        // A piece that fits nowhere cannot be given, left, by one of its images.
         info.images.retain(|i| i.shape == 0);
-        assert!(resolve(&info, &["-f", "SC"]).is_err());
+        assert!(resolve(&info, &["-f", "SC", "-g", "1"]).is_err());
+        assert!(resolve(&info, &["-f", "FC", "-g", "1"]).is_err());
+        assert!(resolve(&info, &["-f", "FC"]).is_ok());
     }
 
     #[test]
