@@ -25,6 +25,68 @@ struct Entry {
     times: Vec<Duration>,
 }
 
+/// How long a puzzle's runs take: `--quick` times the quick ones, the default the slow
+/// ones too, `--long` every one.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Length {
+    Quick,
+    Slow,
+    Long,
+}
+
+/// One puzzle of the benchmark, and the solvers it is timed with.
+struct Bench {
+    name: &'static str,
+    /// The filter piece the generated solver was made with, given to `fila solve` too.
+    piece: Option<&'static str>,
+    solutions: u64,
+    length: Length,
+    /// The generated solver and the run-time engine on one thread.
+    one_thread: bool,
+    dlx: bool,
+    /// The generated solver on two threads.
+    two_threads: bool,
+}
+
+impl Bench {
+    fn new(
+        name: &'static str,
+        piece: Option<&'static str>,
+        solutions: u64,
+        length: Length,
+    ) -> Self {
+        Bench {
+            name,
+            piece,
+            solutions,
+            length,
+            one_thread: true,
+            dlx: true,
+            two_threads: false,
+        }
+    }
+
+    fn without_dlx(self) -> Self {
+        Bench { dlx: false, ..self }
+    }
+
+    fn two_threads(self) -> Self {
+        Bench {
+            two_threads: true,
+            ..self
+        }
+    }
+
+    fn two_threads_only(self) -> Self {
+        Bench {
+            one_thread: false,
+            dlx: false,
+            two_threads: true,
+            ..self
+        }
+    }
+}
+
 fn median(times: &[Duration]) -> Duration {
     let mut t = times.to_vec();
     t.sort();
@@ -64,7 +126,7 @@ fn ms(d: Duration) -> String {
 
 pub fn main(args: &[String]) -> ExitCode {
     let mut runs = 7usize;
-    let mut slow = true;
+    let mut length = Length::Slow;
     let mut save = false;
     let mut words = false;
     let mut baseline: Option<PathBuf> = None;
@@ -78,7 +140,8 @@ pub fn main(args: &[String]) -> ExitCode {
                     return ExitCode::from(2);
                 }
             },
-            "--quick" => slow = false,
+            "--quick" => length = Length::Quick,
+            "--long" => length = Length::Long,
             "--save" => save = true,
             "--words" => words = true,
             "--baseline" => match it.next() {
@@ -89,7 +152,7 @@ pub fn main(args: &[String]) -> ExitCode {
                 }
             },
             other => {
-                eprintln!("unknown option {other}; usage: cargo xtask bench [--runs N] [--quick] [--save] [--words] [--baseline DIR]");
+                eprintln!("unknown option {other}; usage: cargo xtask bench [--runs N] [--quick | --long] [--save] [--words] [--baseline DIR]");
                 return ExitCode::from(2);
             }
         }
@@ -120,38 +183,48 @@ pub fn main(args: &[String]) -> ExitCode {
     // Each puzzle: its generated solver, the run-time FILA engine with the same filter
     // piece (`fila solve`), and dancing links (`fila solve --engine dlx`), the two
     // transliterations beside them on 10x6. A hexiamond and a polyhex puzzle show the
-    // other lattices, and the tetrahexes twice over in two layers the prisms lattice. The
-    // Tetris Cube's dancing links (about two minutes a run), the tetrahexes twice over in
-    // 4x14 (15 s) and the 18x5 are slow runs.
-    let puzzles: [(&str, Option<&str>, u64, bool); 9] = [
-        ("pentomino_10x6", None, 2339, false),
-        ("soma", None, 480, false),
-        ("one_sided_30x3", Some("X"), 46, false),
-        ("hexiamonds_hexagon", None, 5916, false),
-        ("polyhexes_4x10", None, 528608, false),
-        ("tetrahexes_twice_prisms_7x4x2", None, 2086, false),
-        ("tetrahexes_twice_4x14", None, 46616, true),
-        ("one_sided_18x5", Some("X"), 686628, true),
-        ("tetriscube", Some("L"), 9839, true),
+    // other lattices, and the tetrahexes twice over in two layers the prisms lattice.
+    // The Tetris and Bedlam Cubes' dancing links (minutes a run), the tetrahexes twice
+    // over in 4x14 (15 s) and the one-sided 18x5 and 15x6 are slow runs; the one-sided
+    // 10x9 (minutes on two threads, where dancing links would take days) runs only with
+    // `--long`.
+    let puzzles = [
+        Bench::new("pentomino_10x6", None, 2339, Length::Quick),
+        Bench::new("soma", None, 480, Length::Quick),
+        Bench::new("one_sided_30x3", Some("X"), 46, Length::Quick),
+        Bench::new("hexiamonds_hexagon", None, 5916, Length::Quick),
+        Bench::new("polyhexes_4x10", None, 528608, Length::Quick),
+        Bench::new("tetrahexes_twice_prisms_7x4x2", None, 2086, Length::Quick),
+        Bench::new("tetrahexes_twice_4x14", None, 46616, Length::Slow),
+        Bench::new("one_sided_18x5", Some("X"), 686628, Length::Slow).without_dlx(),
+        Bench::new("tetriscube", Some("L"), 9839, Length::Slow).two_threads(),
+        Bench::new("bedlam", None, 19186, Length::Slow).two_threads(),
+        Bench::new("one_sided_15x6", Some("X"), 2567183, Length::Slow)
+            .without_dlx()
+            .two_threads(),
+        Bench::new("one_sided_10x9", Some("X"), 10440433, Length::Long).two_threads_only(),
     ];
     let mut entries = Vec::new();
-    for (puzzle, piece, solutions, long) in puzzles {
-        if long && !slow {
+    for bench in &puzzles {
+        if bench.length > length {
             continue;
         }
+        let puzzle = bench.name;
+        let solutions = bench.solutions;
         let file = format!("puzzles/{puzzle}.txt");
         let mut solve = vec!["solve", "-q", "-i", "--threads", "1"];
-        if let Some(piece) = piece {
+        if let Some(piece) = bench.piece {
             solve.extend(["-r", piece]);
         }
-        let generated = ["-q", "-i", "--threads", "1"];
-        entries.push(entry(
-            puzzle,
-            "generated",
-            bin.join(puzzle),
-            &generated,
-            solutions,
-        ));
+        if bench.one_thread {
+            entries.push(entry(
+                puzzle,
+                "generated",
+                bin.join(puzzle),
+                &["-q", "-i", "--threads", "1"],
+                solutions,
+            ));
+        }
         if puzzle == "pentomino_10x6" {
             let examples = bin.join("examples");
             entries.push(entry(
@@ -169,16 +242,17 @@ pub fn main(args: &[String]) -> ExitCode {
                 solutions,
             ));
         }
-        let run_time: Vec<&str> = solve.iter().copied().chain([file.as_str()]).collect();
-        entries.push(entry(
-            puzzle,
-            "run-time",
-            bin.join("fila"),
-            &run_time,
-            solutions,
-        ));
-        // Dancing links on the 18x5 would take hours.
-        if puzzle != "one_sided_18x5" {
+        if bench.one_thread {
+            let run_time: Vec<&str> = solve.iter().copied().chain([file.as_str()]).collect();
+            entries.push(entry(
+                puzzle,
+                "run-time",
+                bin.join("fila"),
+                &run_time,
+                solutions,
+            ));
+        }
+        if bench.dlx {
             let dlx: Vec<&str> = solve
                 .iter()
                 .copied()
@@ -192,7 +266,7 @@ pub fn main(args: &[String]) -> ExitCode {
                 solutions,
             ));
         }
-        if puzzle == "tetriscube" {
+        if bench.two_threads {
             entries.push(entry(
                 puzzle,
                 "generated, 2 threads",
@@ -207,10 +281,10 @@ pub fn main(args: &[String]) -> ExitCode {
     if let Some(dir) = &baseline {
         let generated: Vec<Entry> = entries
             .iter()
-            .filter(|e| e.solver == "generated")
+            .filter(|e| e.solver.starts_with("generated"))
             .map(|e| Entry {
                 puzzle: e.puzzle,
-                solver: "generated, baseline".to_string(),
+                solver: format!("{}, baseline", e.solver),
                 program: dir.join(e.program.file_name().unwrap_or_default()),
                 args: e.args.clone(),
                 key: e.key,
@@ -218,13 +292,19 @@ pub fn main(args: &[String]) -> ExitCode {
                 times: Vec::new(),
             })
             .collect();
-        for b in &generated {
-            if !b.program.exists() {
-                eprintln!("error: the baseline has no {}", b.program.display());
-                return ExitCode::from(2);
+        // A puzzle added since the baseline's commit has no executable there (generate it
+        // in the baseline's tree to compare): it is left out, with a word.
+        for b in generated {
+            if b.program.exists() {
+                entries.push(b);
+            } else {
+                eprintln!(
+                    "warning: the baseline has no {}: {} is timed without it",
+                    b.program.display(),
+                    b.puzzle
+                );
             }
         }
-        entries.extend(generated);
     }
     if let Err(message) = time_interleaved(&mut entries, &root, runs) {
         eprintln!("error: {message}");
@@ -254,7 +334,7 @@ pub fn main(args: &[String]) -> ExitCode {
         (Some(a), Some(b)) if !b.is_zero() => format!("{:.3}", a.as_secs_f64() / b.as_secs_f64()),
         _ => "-".to_string(),
     };
-    for (puzzle, ..) in puzzles {
+    for puzzle in puzzles.iter().map(|b| b.name) {
         for (a, b) in [
             ("generated", "fletcher"),
             ("generated", "debruijn"),
@@ -270,32 +350,34 @@ pub fn main(args: &[String]) -> ExitCode {
             }
         }
     }
-    for (puzzle, ..) in puzzles {
-        if find(puzzle, "generated, baseline").is_some() {
-            table.push_str(&format!(
-                "| {puzzle}: generated / baseline | {} |\n",
-                ratio(
-                    find(puzzle, "generated"),
-                    find(puzzle, "generated, baseline")
-                )
-            ));
+    for puzzle in puzzles.iter().map(|b| b.name) {
+        for solver in ["generated", "generated, 2 threads"] {
+            let baseline = format!("{solver}, baseline");
+            if find(puzzle, &baseline).is_some() {
+                table.push_str(&format!(
+                    "| {puzzle}: {solver} / baseline | {} |\n",
+                    ratio(find(puzzle, solver), find(puzzle, &baseline))
+                ));
+            }
         }
     }
-    if let (Some(one), Some(two)) = (
-        find("tetriscube", "generated"),
-        find("tetriscube", "generated, 2 threads"),
-    ) {
-        table.push_str(&format!(
-            "| tetriscube: generated, 1 thread / 2 threads | {} |\n",
-            ratio(Some(one), Some(two))
-        ));
+    for puzzle in puzzles.iter().map(|b| b.name) {
+        if let (Some(one), Some(two)) = (
+            find(puzzle, "generated"),
+            find(puzzle, "generated, 2 threads"),
+        ) {
+            table.push_str(&format!(
+                "| {puzzle}: generated, 1 thread / 2 threads | {} |\n",
+                ratio(Some(one), Some(two))
+            ));
+        }
     }
     println!("{table}");
     if save {
         let machine = machine_description();
         let text = format!(
             "# Benchmarks\n\nThe latest table from `cargo xtask bench` (whole process, one thread unless the row says otherwise, medians of {runs} interleaved runs, \
-             each run under a second right after an untimed one of the same program; runs over ten seconds are repeated three times).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n"
+             each run under a second right after an untimed one of the same program; runs over ten seconds are repeated three times, over five minutes not repeated).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n"
         );
         let path = root.join("BENCHMARKS.md");
         let history = std::fs::read_to_string(&path)
@@ -312,7 +394,8 @@ pub fn main(args: &[String]) -> ExitCode {
 }
 
 /// Runs every entry `runs` times, round by round, so that machine noise falls on all alike.
-/// Entries longer than ten seconds are timed three times at most.
+/// Entries longer than ten seconds are timed three times at most, those longer than five
+/// minutes once.
 ///
 /// Each run of an entry shorter than a second follows an untimed run of the same entry:
 /// on the virtual machines here a core that has just been idle, or busy with something
@@ -323,7 +406,8 @@ fn time_interleaved(entries: &mut [Entry], root: &Path, runs: usize) -> Result<(
     for round in 0..runs {
         for k in 0..entries.len() {
             let e = &mut entries[k];
-            if round >= 3 && e.times.first().is_some_and(|t| t.as_secs() >= 10) {
+            let first = e.times.first().map_or(0, Duration::as_secs);
+            if (round >= 3 && first >= 10) || (round >= 1 && first >= 300) {
                 continue;
             }
             if e.times.first().is_none_or(|t| t.as_secs() < 1) {
