@@ -1,12 +1,14 @@
 //! `--estimate`: how big a search is and how long it takes, without running all of it.
 //!
 //! The search is split into subtrees as for threads and shards. Knuth's Monte-Carlo
-//! method estimates the size of every subtree (random walks down the solver's own tree,
-//! [`split::estimate`]); then a systematic sample of the subtrees is searched in full and
-//! timed. The totals are ratio estimates: what the sample found and took, scaled by the
-//! Knuth size of all the subtrees over that of the sample. The walks correct for the
-//! sample's subtrees being larger or smaller than the rest; the full searches correct for
-//! the walks' bias. With every subtree in the sample the counts are exact.
+//! method estimates the size of every subtree and the placements tried in it (random
+//! walks down the solver's own tree, [`split::walk`]); then a systematic sample of the
+//! subtrees is searched in full and timed. A reported estimate takes the walks' total for
+//! the placements, and scales the sample's solutions per placement and its time per
+//! placement tried to it. Tuning, which compares settings on one split, scales what the
+//! sample found and took by the walks' size of all the subtrees over that of the sample
+//! (a ratio estimate, steadier between settings than between puzzles). With every
+//! subtree in the sample the counts are exact.
 //!
 //! This is the short measurement `cargo xtask gen --tune` compares settings with, and it
 //! tells a user of a long puzzle what a run will cost before starting it.
@@ -37,6 +39,14 @@ pub fn thread_seconds() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
+
+/// How many times more walks a reported estimate makes than tuning's measurements (and
+/// the progress bar's sizes), where their cost is paid once: a few seconds on the
+/// largest puzzles here. Against the counts, with the walks alone giving the fits and
+/// the sample the cost (one thread; fits, then seconds), from 1 to 4 times the walks:
+/// one-sided 18x5 -21 % to -8 %, -33 % to -17 %; Tetris Cube +3 % to +2 %, +13 % to -7 %;
+/// Bedlam Cube +3 % to +1 %, +7 % to -17 %; 10x6 +1 % to +0.5 %, -16 % to -13 %.
+const REPORT_WALKS: usize = 4;
 
 /// What an estimate found.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,20 +98,24 @@ pub fn estimate(
     let whole = picked.len() == subtrees.len();
     let probes = if whole {
         0
-    } else {
+    } else if split_unpruned {
         split::probes_for(subtrees.len())
+    } else {
+        split::probes_for(subtrees.len()) * REPORT_WALKS
     };
     // The walks count the subtree's own node; what is below it is what a search adds.
-    let sizes: Vec<f64> = if whole {
+    let walks: Vec<split::Walked> = if whole {
         Vec::new()
     } else {
         subtrees
             .iter()
             .enumerate()
-            .map(|(k, s)| split::estimate(info, &split_plan, search, s, k, probes) - 1.0)
+            .map(|(k, s)| split::walk(info, &split_plan, search, s, k, probes))
             .collect()
     };
+    let sizes: Vec<f64> = walks.iter().map(|w| w.nodes - 1.0).collect();
     let all: f64 = sizes.iter().sum();
+    let all_attempts: f64 = walks.iter().map(|w| w.attempts).sum();
     if sampled == 0 {
         return Estimate {
             subtrees: subtrees.len(),
@@ -113,7 +127,8 @@ pub fn estimate(
         };
     }
     let shared = SharedRun::silent(info, plan);
-    let (mut fits, mut solutions, mut seconds) = (0u64, 0u64, 0.0);
+    let (mut fits, mut walked, mut solutions, mut seconds) = (0u64, 0u64, 0u64, 0.0);
+    let mut walked_attempts = 0u64;
     for &k in &picked {
         let subtree = &subtrees[k];
         let mut ctx = Context::new(&shared, subtree.entry, 0);
@@ -121,16 +136,48 @@ pub fn estimate(
         search.solve_prefix(&subtree.prefix, &mut ctx);
         seconds += thread_seconds() - began;
         fits += ctx.stats.fits.iter().sum::<u64>();
+        // The placements the walks count: all but the last (`FITS[n]` is indexed by the
+        // pieces left, and the last placement leaves the goal).
+        walked += ctx.stats.fits.iter().skip(plan.goal + 2).sum::<u64>();
+        walked_attempts += ctx.stats.attempts.iter().skip(plan.goal + 2).sum::<u64>();
         solutions += ctx.solutions;
     }
-    // Scale by size when the walks saw something below the sample, else by number.
     let size: f64 = picked.iter().filter_map(|&k| sizes.get(k)).sum();
-    let scale = if whole {
-        1.0
+    if whole {
+        return Estimate {
+            subtrees: subtrees.len(),
+            probes,
+            sampled: picked.len(),
+            fits: (upper_fits + fits) as f64,
+            solutions: Some(solutions as f64),
+            seconds: Some(upper_seconds + seconds),
+        };
+    }
+    // Two estimators. Settings measured pairwise on one split (`split_unpruned`, for
+    // tuning) scale what the sample found by the walks' size of all the subtrees over
+    // that of the sample: the walks and the sample are the same for each, so their
+    // difference is what the backtracks save. Otherwise the walks' total is the estimate
+    // of the placements, and the sample gives the cost of one placement and the
+    // solutions per placement. The walks alone are the steadier figure: the ratio swings
+    // with the few large subtrees a sample of 32 happens to hold or miss (against the
+    // counts, ratio / walks alone: one-sided 18x5 +110 % / -21 %, 15x6 +63 % / +10 %,
+    // 30x3 +21 % / -7 %, hexiamonds in a hexagon -37 % / -5 %, Tetris Cube -15 % /
+    // +3 %, 10x6 +11 % / +1 %).
+    let scale = if !split_unpruned && walked > 0 {
+        all / walked as f64
     } else if size > 0.0 {
         all / size
     } else {
+        // The walks saw nothing below the sample: scale by number.
         subtrees.len() as f64 / picked.len().max(1) as f64
+    };
+    // The time follows the placements tried rather than those that fit: the Tetris
+    // Cube's sample tries more per fit than the whole search, and its time scaled by
+    // fits came out +44 % against the run, by attempts +13 % (with the walks of tuning).
+    let time_scale = if !split_unpruned && walked_attempts > 0 {
+        all_attempts / walked_attempts as f64
+    } else {
+        scale
     };
     Estimate {
         subtrees: subtrees.len(),
@@ -138,7 +185,7 @@ pub fn estimate(
         sampled: picked.len(),
         fits: upper_fits as f64 + fits as f64 * scale,
         solutions: Some(solutions as f64 * scale),
-        seconds: Some(upper_seconds + seconds * scale),
+        seconds: Some(upper_seconds + seconds * time_scale),
     }
 }
 

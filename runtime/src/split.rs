@@ -100,29 +100,61 @@ pub fn estimate(
     k: usize,
     probes: usize,
 ) -> f64 {
+    walk(info, plan, search, subtree, k, probes).nodes
+}
+
+/// What Knuth's walks estimate of a subtree: its nodes (the subtree's own included), and
+/// the placements tried at the nodes they expand (every node but the last level's).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Walked {
+    pub nodes: f64,
+    pub attempts: f64,
+}
+
+/// The walks of [`estimate`], with the attempts too: each node's attempts weighed by the
+/// product of the branching factors above it, as its count of nodes is.
+pub fn walk(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    search: &mut dyn Search,
+    subtree: &Subtree,
+    k: usize,
+    probes: usize,
+) -> Walked {
     let shared = SharedRun::silent(info, plan);
     let pieces = info.pieces_to_place();
     let mut rng = SplitMix64::new(0x5eed_f11a ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut ctx = Context::new(&shared, subtree.entry, 0);
     let mut node: Vec<u16> = Vec::new();
-    let mut sum = 0.0;
+    let mut sum = Walked::default();
     for _ in 0..probes {
         node.clear();
         node.extend_from_slice(&subtree.prefix);
-        let (mut total, mut width) = (1.0, 1.0);
+        let (mut total, mut width, mut attempts) = (1.0, 1.0, 0.0);
         // The last level's children are solutions, which a floor cannot cut off; with a
         // goal, the walk ends there.
         while pieces - node.len() > 1 + plan.goal {
-            let children: Vec<&[u16]> = ctx.children(search, &node).collect();
-            if children.is_empty() {
+            let before: u64 = ctx.stats.attempts.iter().sum();
+            let (count, pick) = {
+                let children: Vec<&[u16]> = ctx.children(search, &node).collect();
+                let pick =
+                    (!children.is_empty()).then(|| children[rng.below(children.len())].to_vec());
+                (children.len(), pick)
+            };
+            let tried = ctx.stats.attempts.iter().sum::<u64>() - before;
+            attempts += width * tried as f64;
+            let Some(pick) = pick else {
                 break;
-            }
-            width *= children.len() as f64;
+            };
+            width *= count as f64;
             total += width;
-            let pick = children[rng.below(children.len())].to_vec();
             node = pick;
         }
-        sum += total;
+        sum.nodes += total;
+        sum.attempts += attempts;
     }
-    sum / probes as f64
+    Walked {
+        nodes: sum.nodes / probes as f64,
+        attempts: sum.attempts / probes as f64,
+    }
 }
