@@ -345,7 +345,7 @@ fn progress_weights(
 ) -> Vec<f64> {
     let probes = split::probes_for(partition.mine.len());
     let sizes = workers.map(&partition.mine, |search, k| {
-        split::estimate(info, plan, search, &partition.subtrees[k], k, probes)
+        split::walk(info, plan, search, &partition.subtrees[k], k, probes).nodes
     });
     let mut weights = vec![0.0; partition.subtrees.len()];
     for (&k, size) in partition.mine.iter().zip(sizes) {

@@ -88,21 +88,6 @@ pub fn probes_for(subtrees: usize) -> usize {
     (200_000 / subtrees.max(1)).clamp(4, 128)
 }
 
-/// An estimate of the number of nodes below `subtree` (number `k`), by Knuth's
-/// Monte-Carlo method: `probes` random walks down the solver's own tree, each adding up
-/// the products of the branching factors it meets. The walks depend only on `k`, so
-/// the estimates are the same whatever thread makes them.
-pub fn estimate(
-    info: &PuzzleInfo,
-    plan: &Plan<'_>,
-    search: &mut dyn Search,
-    subtree: &Subtree,
-    k: usize,
-    probes: usize,
-) -> f64 {
-    walk(info, plan, search, subtree, k, probes).nodes
-}
-
 /// What Knuth's walks estimate of a subtree: its nodes (the subtree's own included), and
 /// the placements tried at the nodes they expand (every node but the last level's).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -111,8 +96,11 @@ pub struct Walked {
     pub attempts: f64,
 }
 
-/// The walks of [`estimate`], with the attempts too: each node's attempts weighed by the
-/// product of the branching factors above it, as its count of nodes is.
+/// An estimate of the nodes below `subtree` (number `k`) and of the attempts made there,
+/// by Knuth's Monte-Carlo method: `probes` random walks down the solver's own tree, each
+/// adding up the products of the branching factors it meets (a node's attempts weighed
+/// by the product above it). The walks depend only on `k`, so the estimates are the same
+/// whatever thread makes them.
 pub fn walk(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
