@@ -169,6 +169,10 @@ impl Search for Owning {
     fn kernels(&self) -> Option<&'static str> {
         self.solver.kernels()
     }
+
+    fn replays_cheaply(&self) -> bool {
+        self.solver.replays_cheaply()
+    }
 }
 
 /// A one-line description of the solver, for `-i`.

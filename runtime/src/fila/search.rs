@@ -171,6 +171,10 @@ impl<T: Tables> Search for Solver<T> {
     fn kernels(&self) -> Option<&'static str> {
         Some(dispatch!(self.kernels, T::Word, self.kernels_name()))
     }
+
+    fn replays_cheaply(&self) -> bool {
+        true
+    }
 }
 
 impl<T: Tables> Solver<T> {
