@@ -316,8 +316,9 @@ impl<'s> Workers<'s> {
     /// (`with_max_len(1)`). Rayon's own splitting leaves each thread a run of subtrees
     /// that no other thread can take from it, and the subtrees of one search differ in
     /// size by orders of magnitude: the one-sided 18x5 on two threads ran its last 5 s on
-    /// one (10 s with 15000 subtrees). Side by side, two threads: 18x5 36.2 -> 33.0 s,
-    /// Tetris Cube 5.30 -> 4.77 s, 10x6 unchanged.
+    /// one (10 s with 15000 subtrees). Side by side by hand (interleaved runs, not yet
+    /// `cargo xtask bench`), two threads: 18x5 36.2 -> 33.0 s, Tetris Cube 5.30 -> 4.77 s,
+    /// 10x6 unchanged.
     fn map<T: Send>(
         &mut self,
         subtrees: &[usize],
