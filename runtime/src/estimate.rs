@@ -112,7 +112,7 @@ pub fn estimate(
         subtrees
             .iter()
             .enumerate()
-            .map(|(k, s)| split::walk(info, &split_plan, search, s, k, probes))
+            .map(|(k, s)| split::walk(info, &split_plan, search, s, (k, 0), probes))
             .collect()
     };
     let sizes: Vec<f64> = walks.iter().map(|w| w.nodes - 1.0).collect();
