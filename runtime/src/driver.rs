@@ -42,9 +42,10 @@ pub fn run(
     let progress_wanted = Progress::wanted(options);
     let partition = Partition::new(info, &plan, search, options, threads, progress_wanted);
     let beginning = Beginning::new(info, &plan, options, &partition)?;
+    let second_round = search.replays_cheaply();
     let mut workers = Workers::start(threads, search)?;
     let weights = if progress_wanted {
-        progress_weights(info, &plan, &partition, &mut workers)
+        progress_weights(info, &plan, &partition, &mut workers, second_round)
     } else {
         vec![0.0; partition.subtrees.len()]
     };
@@ -346,19 +347,27 @@ impl<'s> Workers<'s> {
 
 /// The estimated size of each of this run's subtrees (by Knuth's walks, zero for the
 /// others): what the progress display measures the work done in. Two rounds of walks:
-/// the same number for each subtree, then more where the first round found the work
-/// ([`split::more_walks`]).
+/// the same number for each subtree, then, with `second_round`, more where the first
+/// round found the work ([`split::more_walks`]). Only for a solver that replays a prefix
+/// cheaply ([`Search::replays_cheaply`]): dancing links covers every row of the prefix
+/// again at each step of a walk, a cost the placements its walks count do not show, so
+/// a budget in placements would not bound its time.
 fn progress_weights(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
     partition: &Partition,
     workers: &mut Workers<'_>,
+    second_round: bool,
 ) -> Vec<f64> {
     let probes = split::probes_for(partition.mine.len());
     let first = workers.map(&partition.mine, |search, k| {
         split::walk(info, plan, search, &partition.subtrees[k], (k, 0), probes)
     });
-    let more = split::more_walks(&first, PROGRESS_WALKS_SHARE);
+    let more = if second_round {
+        split::more_walks(&first, PROGRESS_WALKS_SHARE)
+    } else {
+        vec![0; first.len()]
+    };
     let mine: Vec<usize> = (0..partition.mine.len()).collect();
     let second = workers.map(&mine, |search, j| {
         let k = partition.mine[j];
@@ -374,7 +383,9 @@ fn progress_weights(
 /// The share of the search's estimated attempts the progress display's second round of
 /// walks may cost ([`split::more_walks`]). Measured by hand on two threads, both rounds
 /// and the split together: 0.77 s before the one-sided 18x5 starts to search (0.28 s
-/// with the first round alone), for a run of 22 s; 4.05 s before the 15x6, for 106 s.
+/// with the first round alone), for a run of 22 s; 4.05 s before the 15x6, for 106 s;
+/// 0.40-0.48 s (0.27-0.31 s) before the Tetris Cube, for 3 s: its walks cost more per
+/// placement than its search.
 const PROGRESS_WALKS_SHARE: f64 = 0.015;
 
 /// What the threads add their subtrees to, under one lock.
