@@ -367,21 +367,20 @@ fn progress_weights(
     let first = workers.map(&partition.mine, |search, k| {
         split::walk(info, plan, search, &partition.subtrees[k], (k, 0), probes)
     });
-    let more = if second_round {
-        split::more_walks(&first, PROGRESS_WALKS_SHARE)
-    } else {
-        vec![0; first.len()]
-    };
-    let mine: Vec<usize> = (0..partition.mine.len()).collect();
-    let second = workers.map(&mine, |search, j| {
-        let k = partition.mine[j];
-        split::walk(info, plan, search, &partition.subtrees[k], (k, 1), more[j])
-    });
-    let mut weights = vec![0.0; partition.subtrees.len()];
-    for ((&k, a), b) in partition.mine.iter().zip(first).zip(second) {
-        weights[k] = a.pooled(b).nodes;
+    let mut walked = vec![split::Walked::default(); partition.subtrees.len()];
+    for (&k, w) in partition.mine.iter().zip(first) {
+        walked[k] = w;
     }
-    weights
+    if second_round {
+        let more = split::more_walks(&walked, PROGRESS_WALKS_SHARE);
+        let second = workers.map(&partition.mine, |search, k| {
+            split::walk(info, plan, search, &partition.subtrees[k], (k, 1), more[k])
+        });
+        for (&k, w) in partition.mine.iter().zip(second) {
+            walked[k] = walked[k].pooled(w);
+        }
+    }
+    walked.iter().map(|w| w.nodes).collect()
 }
 
 /// The walks per subtree for a solver that replays a prefix dearly (dancing links): with

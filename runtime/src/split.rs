@@ -152,7 +152,7 @@ pub fn more_walks(first: &[Walked], share: f64) -> Vec<usize> {
 }
 
 /// The most walks [`more_walks`] gives one subtree.
-pub const MAX_MORE_WALKS: usize = 1 << 20;
+const MAX_MORE_WALKS: usize = 1 << 20;
 
 /// An estimate of the nodes below `subtree` (number `k`) and of the attempts made there,
 /// by Knuth's Monte-Carlo method: `probes` random walks down the solver's own tree, each
@@ -167,6 +167,9 @@ pub fn walk(
     (k, round): (usize, u64),
     probes: usize,
 ) -> Walked {
+    if probes == 0 {
+        return Walked::default();
+    }
     let shared = SharedRun::silent(info, plan);
     let pieces = info.pieces_to_place();
     let mut rng = SplitMix64::new(
@@ -177,9 +180,6 @@ pub fn walk(
     let mut ctx = Context::new(&shared, subtree.entry, 0);
     let mut node: Vec<u16> = Vec::new();
     let mut sum = Walked::default();
-    if probes == 0 {
-        return sum;
-    }
     for _ in 0..probes {
         node.clear();
         node.extend_from_slice(&subtree.prefix);
