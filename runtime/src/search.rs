@@ -275,6 +275,40 @@ impl<'a> Context<'a> {
         self.floor
     }
 
+    /// The elements of the group (bit `k` for the plan's `group[k]`) that the filter's
+    /// own check compares this subtree's solutions under ([`Context::report`]): the
+    /// stabiliser of its first image, or the whole group where no piece carries the filter;
+    /// none with `-g`, whose partial solutions are not checked.
+    pub fn checked_elements(&self) -> u64 {
+        let plan = self.shared.plan;
+        if self.goal || plan.group.len() > 64 {
+            return 0;
+        }
+        if plan.first.full_check {
+            (1..plan.group.len()).fold(0, |m, k| m | 1u64 << k)
+        } else {
+            plan.first
+                .stabilisers
+                .get(self.entry)
+                .map_or(0, |stab| stab.iter().fold(0, |m, &k| m | 1u64 << k))
+                & !1
+        }
+    }
+
+    /// The check of [`Context::report`] under the elements of `undecided`, on the partial
+    /// solution `placed` ([`Canonical::undecided`]): `None` when it rejects every solution
+    /// below, else the elements still undecided.
+    pub fn undecided(&mut self, placed: &[u16], undecided: u64) -> Option<u64> {
+        self.canonical
+            .undecided(self.info, placed, self.shared.plan.group, undecided)
+    }
+
+    /// The open cells that the last [`Context::undecided`] waits for: nothing can be
+    /// decided before a piece covers one of them.
+    pub fn awaited(&self) -> &[u16] {
+        self.canonical.awaited()
+    }
+
     /// Takes the placements leading to a node at the floor: a subtree of a split, or a
     /// partial solution at `-g`'s goal, which is reported as [`Context::report`] reports
     /// a solution. Returns false when the search must stop.

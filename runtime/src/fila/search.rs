@@ -26,6 +26,16 @@ struct State<T: Tables> {
     stack: [u16; 64],
     /// Copies left of each shape.
     copies: [u8; 64],
+    /// The group elements (bit `k` for the plan's `group[k]`) under which the node at
+    /// each depth (pieces placed) is not yet known to be least or not, set by its parent
+    /// (by `solve_prefix` for the root): zero outside symmetric subtrees. A node that one
+    /// of them maps to a smaller partial solution has no solution the check keeps.
+    undecided: [u64; 64],
+    /// Beside each nonzero `undecided`, the cells it waits for: the node is judged again
+    /// only once one of them is covered.
+    awaited: [T::Word; 64],
+    /// The puzzle's number of this solver's cell 0: zero, or where a tail's cells begin.
+    first_cell: usize,
     /// Counts by pieces left, sized like `stack`.
     attempts: [u64; 64],
     fits: [u64; 64],
@@ -55,6 +65,7 @@ trait Narrower<W>: Send {
         left: usize,
         stack: &[u16; 64],
         copies: &[u8; 64],
+        judged: (u64, W),
     ) -> bool;
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]);
 }
@@ -84,8 +95,16 @@ impl<T: Tables + Default> Default for Solver<T> {
 impl<T: Tables> Solver<T> {
     /// A solver over `tables`, with a solver for each narrower word it hands over to.
     pub fn with_tables(tables: T) -> Self {
+        Self::with_tables_from(tables, 0)
+    }
+
+    /// The same for the tail whose cell 0 is the puzzle's cell `first_cell`.
+    fn with_tables_from(tables: T, first_cell: usize) -> Self {
         let tail = tables.handover().map(|h| {
-            Box::new(Solver::with_tables(h.tail)) as Box<dyn Narrower<<T::Tail as Tables>::Word>>
+            Box::new(Solver::with_tables_from(
+                h.tail,
+                first_cell + h.from as usize,
+            )) as Box<dyn Narrower<<T::Tail as Tables>::Word>>
         });
         Solver {
             tables,
@@ -93,6 +112,9 @@ impl<T: Tables> Solver<T> {
             state: State {
                 stack: [0; 64],
                 copies: [0; 64],
+                undecided: [0; 64],
+                awaited: [T::Word::ZERO; 64],
+                first_cell,
                 attempts: [0; 64],
                 fits: [0; 64],
                 stop: false,
@@ -125,7 +147,9 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
 
     /// Searches on from a node of the wider solver where every cell before this
     /// solver's is filled: `occ` is the occupancy of this solver's cells, `stack` and
-    /// `copies` the wider solver's. Returns true when the search must stop.
+    /// `copies` the wider solver's, `judged` the elements still undecided at the node and
+    /// the cells they wait for, in this solver's cells. Returns true when the search must
+    /// stop.
     fn enter(
         &mut self,
         ctx: &mut Context<'_>,
@@ -134,10 +158,13 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         left: usize,
         stack: &[u16; 64],
         copies: &[u8; 64],
+        judged: (u64, T::Word),
     ) -> bool {
         let s = &mut self.state;
         s.stack = *stack;
         s.copies = *copies;
+        let depth = self.tables.pieces().wrapping_sub(left) & 63;
+        (s.undecided[depth], s.awaited[depth]) = judged;
         s.stop = false;
         dispatch!(self.kernels, T::Word, self.enter_in(ctx, occ, avail, left));
         self.state.stop
@@ -224,6 +251,8 @@ impl<T: Tables> Solver<T> {
             }
         }
         let left = pieces - prefix.len();
+        s.undecided[prefix.len() & 63] = ctx.checked_elements();
+        s.awaited[prefix.len() & 63] = t.full();
         if prefix.len() == 1 {
             // The first placement counts like any other.
             s.attempts[pieces] = 1;
@@ -278,6 +307,30 @@ impl<T: Tables> State<T> {
     ) {
         let left = L::LEFT;
         let pieces = t.pieces();
+        let depth = pieces.wrapping_sub(left);
+        let mut undecided = self.undecided[depth & 63];
+        if undecided != 0 && 2 * depth > pieces {
+            // Past half the pieces, what is left undecided is left to the check of each
+            // solution: the nodes are many there and their subtrees small.
+            undecided = 0;
+        } else if undecided != 0 {
+            // In a symmetric subtree: give up a node whose solutions the filter's check
+            // would all reject, judged again whenever a cell it waits for is covered.
+            let mut awaited = self.awaited[depth & 63];
+            if occ & awaited != T::Word::ZERO {
+                match ctx.undecided(&self.stack[..depth.min(64)], undecided) {
+                    Some(still) => undecided = still,
+                    None => return,
+                }
+                // (Open cells: in a tail, at or after its first cell.)
+                let first = self.first_cell;
+                awaited = ctx.awaited().iter().fold(T::Word::ZERO, |w, &c| {
+                    w | T::Word::bit((c as usize).saturating_sub(first))
+                });
+            }
+            self.awaited[depth.wrapping_add(1) & 63] = awaited;
+        }
+        self.undecided[depth.wrapping_add(1) & 63] = undecided;
         if left <= self.floor {
             // A solution, or a node where the driver splits the search.
             if left == 0 {
@@ -294,9 +347,25 @@ impl<T: Tables> State<T> {
                 // Every cell before the tail is filled, so every image placed from here on
                 // lies in the tail: its solver searches on in its narrower word.
                 if let Some(tail) = &mut self.tail {
-                    let narrow =
-                        <T::Tail as Tables>::Word::from_low_u128((occ >> h.from).low_u128());
-                    if tail.enter(ctx, narrow, avail, left, &self.stack, &self.copies) {
+                    let narrow = |w: T::Word| {
+                        <T::Tail as Tables>::Word::from_low_u128((w >> h.from).low_u128())
+                    };
+                    // The tail judges the node as this solver did: its awaited cells are
+                    // open, so it judges it again only below.
+                    let below = depth.wrapping_add(1) & 63;
+                    let judged = match self.undecided[below] {
+                        0 => (0, <T::Tail as Tables>::Word::ZERO),
+                        still => (still, narrow(self.awaited[below])),
+                    };
+                    if tail.enter(
+                        ctx,
+                        narrow(occ),
+                        avail,
+                        left,
+                        &self.stack,
+                        &self.copies,
+                        judged,
+                    ) {
                         self.stop = true;
                     }
                 }
