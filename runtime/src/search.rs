@@ -281,7 +281,9 @@ impl<'a> Context<'a> {
     /// none with `-g`, whose partial solutions are not checked.
     pub fn checked_elements(&self) -> u64 {
         let plan = self.shared.plan;
-        if self.goal || plan.group.len() > 64 {
+        // (No lattice's group has more than 48 elements.)
+        debug_assert!(plan.group.len() <= 64);
+        if self.goal {
             return 0;
         }
         if plan.first.full_check {
@@ -331,24 +333,16 @@ impl<'a> Context<'a> {
         let plan = shared.plan;
         let group_len = plan.group.len();
         // The filter's own check: the stabiliser of the first image, or the whole group.
-        if plan.first.full_check {
-            if !self
-                .canonical
-                .is_least(self.info, placed, plan.group, 1..group_len)
-            {
-                return true;
-            }
-        } else if let Some(stab) = plan.first.stabilisers.get(self.entry) {
-            if !stab.is_empty()
-                && !self.canonical.is_least(
-                    self.info,
-                    placed,
-                    plan.group,
-                    stab.iter().map(|&k| k as usize),
-                )
-            {
-                return true;
-            }
+        let checked = self.checked_elements();
+        if checked != 0
+            && !self.canonical.is_least(
+                self.info,
+                placed,
+                plan.group,
+                (1..group_len).filter(|&k| checked >> k & 1 != 0),
+            )
+        {
+            return true;
         }
         let unique = self.goal
             || !plan.unfiltered

@@ -83,7 +83,8 @@ impl Canonical {
                     break;
                 }
                 if m.0 == u16::MAX {
-                    // Likewise for the cell that the element maps here.
+                    // Likewise for the cell that the element maps here (found by a
+                    // search as long as building the key, so no inverse map is kept).
                     let from = element.cell_map.iter().position(|&d| d as usize == c);
                     awaited.push(from.unwrap_or(c) as u16);
                     break;

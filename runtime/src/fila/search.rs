@@ -322,10 +322,12 @@ impl<T: Tables> State<T> {
                     Some(still) => undecided = still,
                     None => return,
                 }
-                // (Open cells: in a tail, at or after its first cell.)
+                // (Open cells: in a tail, at or after its first cell. A wrong bit could
+                // only delay the next judgement, never change a count.)
                 let first = self.first_cell;
                 awaited = ctx.awaited().iter().fold(T::Word::ZERO, |w, &c| {
-                    w | T::Word::bit((c as usize).saturating_sub(first))
+                    debug_assert!(c as usize >= first, "awaited cell {c} before the tail");
+                    w | T::Word::bit((c as usize).wrapping_sub(first))
                 });
             }
             self.awaited[depth.wrapping_add(1) & 63] = awaited;
