@@ -173,6 +173,10 @@ impl Search for Owning {
     fn replays_cheaply(&self) -> bool {
         self.solver.replays_cheaply()
     }
+
+    fn keeps_dead_states(&self) -> bool {
+        self.solver.keeps_dead_states()
+    }
 }
 
 /// A one-line description of the solver, for `-i`.

@@ -177,49 +177,11 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// Reads a size given on the command line: bytes, or a number with `K`, `M`, `G` or `T`
-/// (powers of 1024, with or without a trailing `B` or `iB`): `512M`, `1.5G`, `8GiB`.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let digits = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits);
-    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 1,
-        "K" | "KB" | "KIB" => 1 << 10,
-        "M" | "MB" | "MIB" => 1 << 20,
-        "G" | "GB" | "GIB" => 1 << 30,
-        "T" | "TB" | "TIB" => 1 << 40,
-        _ => return Err(format!("'{text}' is not a size (e.g. 512M, 8G)")),
-    };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("'{text}' is not a size (e.g. 512M, 8G)"))?;
-    let bytes = value * scale as f64;
-    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
-        return Err(format!("'{text}' is too large a size"));
-    }
-    Ok(bytes as u64)
-}
+pub use runtime::options::parse_size;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_read_with_binary_units() {
-        assert_eq!(parse_size("100"), Ok(100));
-        assert_eq!(parse_size("4K"), Ok(4096));
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
-        assert_eq!(parse_size("2 tb"), Ok(2 << 40));
-        for bad in ["", "G", "1.2.3G", "12X", "-1G", "1e400"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
-        assert!(parse_size("99999999999T").is_err());
-    }
 
     #[test]
     fn sizes_written_for_people() {

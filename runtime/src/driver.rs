@@ -32,6 +32,11 @@ pub fn run(
     // A FILA_KERNELS the processor cannot run is refused before anything is solved.
     crate::fila::isa::Kernels::chosen().map_err(UsageError)?;
     plan.kernels = search.kernels();
+    // An estimate is of the whole tree: without the table of dead states, whose savings
+    // depend on what it has met before.
+    if search.keeps_dead_states() && options.estimate.is_none() {
+        plan.memo = options.memo / thread_count(options) as u64;
+    }
     for note in &plan.notes {
         eprintln!("warning: {}: {note}", info.name);
     }

@@ -23,7 +23,7 @@ fn summed(key: &str) -> bool {
 fn per_shard(key: &str) -> bool {
     matches!(
         key,
-        "SHARD" | "SECONDS" | "THREADS" | "RESUMED_SUBTREES" | "KERNELS"
+        "SHARD" | "SECONDS" | "THREADS" | "RESUMED_SUBTREES" | "KERNELS" | "MEMO"
     )
 }
 
@@ -31,7 +31,7 @@ fn per_shard(key: &str) -> bool {
 fn left_out(key: &str) -> bool {
     matches!(
         key,
-        "THREADS" | "RESUMED_SUBTREES" | "SHARD_SUBTREES" | "KERNELS"
+        "THREADS" | "RESUMED_SUBTREES" | "SHARD_SUBTREES" | "KERNELS" | "MEMO"
     )
 }
 

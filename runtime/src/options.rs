@@ -135,6 +135,41 @@ pub enum Threshold {
     Above(usize),
 }
 
+/// Reads a size given on the command line: bytes, or a number with `K`, `M`, `G` or `T`
+/// (powers of 1024, with or without a trailing `B` or `iB`): `512M`, `1.5G`, `8GiB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        "T" | "TB" | "TIB" => 1 << 40,
+        _ => return Err(format!("'{text}' is not a size (e.g. 512M, 8G)")),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a size (e.g. 512M, 8G)"))?;
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(format!("'{text}' is too large a size"));
+    }
+    Ok(bytes as u64)
+}
+
+/// `--memo`: a size, or `off` (zero).
+fn parse_memo(value: &str) -> Result<u64, String> {
+    if value == "off" {
+        Ok(0)
+    } else {
+        parse_size(value)
+    }
+}
+
 fn parse_threshold(value: &str) -> Result<Threshold, String> {
     match value {
         "off" | "none" | "-1" => Ok(Threshold::Off),
@@ -290,6 +325,13 @@ pub struct Options {
     #[arg(long, hide = true)]
     pub estimate_split_unpruned: bool,
 
+    /// Memory for the tables of dead states, shared out among the threads: placements
+    /// found to lead to no solution are remembered (filled cells and pieces left), so that
+    /// the search gives up the same state reached again by another order of the same
+    /// pieces (`off`: never). The tables grow to it only as the search needs
+    #[arg(long, value_name = "SIZE|off", default_value = "1G", value_parser = parse_memo)]
+    pub memo: u64,
+
     /// polycube filter and heuristic flags (-P, -F, -R, -o, -n); accepted and ignored
     #[arg(short = 'P', short_aliases = ['F', 'R', 'n'], long = "polycube-flag", hide = true,
           action = ArgAction::Count)]
@@ -337,6 +379,7 @@ impl Options {
     /// the help text (`Error::exit` prints it as a run should).
     pub fn try_parse_from(args: Vec<String>) -> Result<Options, clap::Error> {
         use clap::Parser;
+
         SolverCommand::try_parse_from(normalize_args(args)).map(|c| c.options)
     }
 
@@ -355,6 +398,20 @@ impl Options {
 mod tests {
     use super::*;
     use clap::Parser;
+
+    #[test]
+    fn sizes_read_with_binary_units() {
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("4K"), Ok(4096));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
+        assert_eq!(parse_size("2 tb"), Ok(2 << 40));
+        for bad in ["", "G", "1.2.3G", "12X", "-1G", "1e400"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert!(parse_size("99999999999T").is_err());
+    }
 
     /// A command line of options and file names, as `fila solve` takes them.
     #[derive(Parser, Debug)]

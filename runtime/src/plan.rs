@@ -25,6 +25,9 @@ pub struct Plan<'a> {
     /// The instruction set the solver's FILA kernels run in (`-i`'s `KERNELS=`), set by
     /// the driver from the solver; `None` for the dancing-links engine.
     pub kernels: Option<&'static str>,
+    /// The most memory a thread's solver may keep dead states in (`--memo` shared out
+    /// among the threads), zero when it keeps none; set by the driver from the solver.
+    pub memo: u64,
     /// `-g`: the search stops where this many pieces are left, and lists each such node as
     /// a solution; zero to search to the end.
     pub goal: usize,
@@ -121,6 +124,7 @@ impl<'a> Plan<'a> {
             pruning,
             f_from,
             kernels: None,
+            memo: 0,
             goal: options.goal,
             notes,
         })

@@ -113,6 +113,10 @@ fn header(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, comment: Option
         out.comment("Kernels: the instruction set the FILA search runs in, the fastest this processor has (FILA_KERNELS=avx512|avx2|portable to choose; words wider than 64 bits run avx2 for avx512).");
         out.kv("KERNELS", kernels);
     }
+    if plan.kernels.is_some() {
+        out.comment("Dead states: the bytes each thread may keep placements that lead to no solution in, to give up the same state when it is reached again (--memo shared out among the threads; 0: none kept). FITS and ATTEMPTS count what was searched, so with a table they depend on the order the subtrees were searched in: on the threads, shards and resumes.");
+        out.kv("MEMO", plan.memo);
+    }
     out.kv("FIRST", &plan.first.what);
     out.kv("FIRST_IMAGES", plan.first.images.len());
     let checked = plan

@@ -45,6 +45,12 @@ pub trait Search: Send {
     fn replays_cheaply(&self) -> bool {
         false
     }
+
+    /// Whether the search keeps a table of dead states (`--memo`, as the FILA solvers do
+    /// where a state fits the table's key).
+    fn keeps_dead_states(&self) -> bool {
+        false
+    }
 }
 
 /// Where listed solutions go: one writer for every thread, so that a solution is always
@@ -267,6 +273,11 @@ impl<'a> Context<'a> {
     /// then F.
     pub fn f_from(&self) -> usize {
         self.shared.plan.f_from
+    }
+
+    /// The most memory the solver may keep dead states in (`--memo`; 0: none).
+    pub fn memo(&self) -> u64 {
+        self.shared.plan.memo
     }
 
     /// Nodes with this many pieces left are cut off (handed to [`Context::cut`]); zero

@@ -31,10 +31,11 @@ struct Found {
     listing: Vec<Listed>,
 }
 
-/// Runs the generic engine in-process on `text` as `fila solve --threads 1 ARGS` would,
-/// returning what it found and its placements (`FITS_TOTAL`).
+/// Runs the generic engine in-process on `text` as `fila solve --threads 1 --memo off
+/// ARGS` would (the pruning's own effect, without the table of dead states), returning
+/// what it found and its placements (`FITS_TOTAL`).
 fn solve(label: &str, text: &str, args: &[&str]) -> (Found, u64) {
-    let mut all = vec!["--threads", "1"];
+    let mut all = vec!["--threads", "1", "--memo", "off"];
     all.extend_from_slice(args);
     let run = solve_in_process(text, &parse_options(&all))
         .unwrap_or_else(|e| panic!("{label} {args:?}: {e}"));
@@ -409,11 +410,11 @@ fn generate_applies_the_volume_filter() {
     assert!(plain.contains("volume_filter: false"));
 }
 
-/// Runs a generated executable with `-i --threads 1 ARGS`; returns its `-i` report and
-/// its listing.
+/// Runs a generated executable with `-i --threads 1 --memo off ARGS`; returns its `-i`
+/// report and its listing.
 fn run_generated(name: &str, args: &[&str]) -> (Report, String) {
     let out = Command::new(executable(name))
-        .args(["-i", "--threads", "1"])
+        .args(["-i", "--threads", "1", "--memo", "off"])
         .args(args)
         .output()
         .unwrap();

@@ -403,3 +403,52 @@ fn beyond_the_fila_engine_dancing_links_answers() {
     assert!(stdout(&out).is_empty());
     assert!(stderr(&out).contains("--engine fila"), "{}", stderr(&out));
 }
+
+/// The table of dead states (`--memo`) changes the work, never what is found: the same
+/// counts with it as without, on one thread and two (with a table small enough to keep
+/// replacing states), with the filter and without, with copies (the tetrahexes twice
+/// over) and one-sided pieces, and the same listed solutions; on one thread it saves
+/// placements.
+#[test]
+fn dead_states_change_the_work_not_the_solutions() {
+    let solve = |file: &str, args: &[&str]| {
+        let o = run_fila(&[&["solve", "-i"], args, &[file]].concat(), None);
+        assert!(o.status.success(), "{file} {args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let counts = |text: &str| {
+        let r = crate::common::report(text);
+        (number(&r, "SOLUTIONS"), number(&r, "UNIQUE"))
+    };
+    let fits = |text: &str| number(&crate::common::report(text), "FITS_TOTAL");
+    let memo = |text: &str| value_of(&crate::common::report(text), "MEMO").to_string();
+    for file in [
+        "puzzles/pentomino_10x6.txt",
+        "puzzles/one_sided_30x3.txt",
+        "puzzles/tetrahexes_twice_4x14.txt",
+    ] {
+        for filter in ["#", "."] {
+            let off = solve(file, &["-q", "-r", filter, "-j", "1", "--memo", "off"]);
+            assert_eq!(memo(&off), "0", "{file}");
+            let on = solve(file, &["-q", "-r", filter, "-j", "1"]);
+            assert_eq!(memo(&on), (1u64 << 30).to_string(), "{file}: the default");
+            assert_eq!(counts(&on), counts(&off), "{file} -r {filter}");
+            assert!(
+                fits(&on) < fits(&off),
+                "{file} -r {filter}: {} placements, {} without",
+                fits(&on),
+                fits(&off)
+            );
+            let small = solve(file, &["-q", "-r", filter, "-j", "2", "--memo", "100K"]);
+            assert_eq!(counts(&small), counts(&off), "{file} -r {filter} -j 2");
+        }
+    }
+    let listed = |args: &[&str]| {
+        let mut l = parse_listing(&solve("puzzles/pentomino_10x6.txt", args), [10, 6, 1]);
+        l.sort();
+        l
+    };
+    let off = listed(&["--memo", "off"]);
+    assert_eq!(off.len(), 2339);
+    assert_eq!(listed(&[]), off);
+}

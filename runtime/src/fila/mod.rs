@@ -12,6 +12,7 @@ pub mod bits;
 pub mod data;
 pub mod isa;
 pub mod level;
+pub mod memo;
 pub mod prune;
 pub mod search;
 pub mod tables;

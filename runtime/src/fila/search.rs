@@ -7,6 +7,7 @@
 use super::bits::{Block, Word};
 use super::isa::{dispatch, within, Isa, Kernels};
 use super::level::Level;
+use super::memo::Memo;
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{List, SetTable, Span, Tables};
 use crate::search::{Context, Search};
@@ -52,7 +53,46 @@ struct State<T: Tables> {
     /// The solver of the last cells, in a narrower word. Called once per hand-over, so
     /// through a vtable (which also keeps the type of a solver finite).
     tail: Option<Box<dyn Narrower<<T::Tail as Tables>::Word>>>,
+    /// The dead states found so far ([`Memo`]), kept from one subtree to the next; the
+    /// table is made at the first search to the end that allows one.
+    memo: Option<Memo<T::Word>>,
+    /// Whether this run consults `memo`: a search to the end (no floor) with a table.
+    memo_on: bool,
+    /// The code of each shape's copies in the key of a state: the pieces left are
+    /// `sum(copies[s] * weights[s])`, a number in mixed radix; `None` when the
+    /// multisets do not fit 64 bits. With one copy of each shape the code is `avail`.
+    weights: Option<[u64; 64]>,
+    /// Solutions (or, at a floor, nodes) reached so far: a node below which it does not
+    /// change is dead.
+    leaves: u64,
+    /// Placements made so far, this solver's and its tails'.
+    placed: u64,
+    /// The levels (bit `k`: `k` pieces left) that consult the table; each is dropped
+    /// when its probes cost more than they save ([`State::memo_pays`]).
+    memo_levels: u64,
+    /// By level: the nodes looked up in the table, those found dead, and the placements
+    /// made below those searched.
+    probes: [u64; 64],
+    hits: [u64; 64],
+    below: [u64; 64],
 }
+
+/// A level's probes are weighed against what they saved every this many probes.
+const MEMO_REVIEW: u64 = 1 << 16;
+
+/// A level is dropped when its hits, each worth the placements of the average subtree
+/// searched there, save fewer placements a probe than this. A probe costs about one to
+/// three placements, but what a level saves grows as the table fills (one-sided 18x5, 4
+/// pieces left: 0.48 at the first review, 0.65 at the second, 2.2 over the whole run,
+/// and dropped at the second review it made the run 2.3 s slower), so the bar is low:
+/// it only drops levels that find almost nothing (the Tetris and Bedlam cubes: 0.01 to
+/// 0.15 at 4 to 6 pieces left).
+const PROBE_WORTH: f64 = 0.3;
+
+/// States are kept while at least this many pieces are left: below, a subtree costs
+/// less than looking it up (one-sided 18x5, pieces left from 3, 4 or 6: 12.4, 12.3,
+/// 11.9 s, with 83, 87 and 163 M placements).
+const MEMO_FROM: usize = 4;
 
 /// What a solver offers the wider solver that hands over to it.
 trait Narrower<W>: Send {
@@ -68,12 +108,19 @@ trait Narrower<W>: Send {
         judged: (u64, W),
     ) -> bool;
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]);
+    /// The solutions this solver has reached and the placements it has made so far
+    /// ([`State::leaves`], [`State::placed`]).
+    fn reached(&self) -> (u64, u64);
+    /// Whether this solver or a narrower one can keep dead states.
+    fn memoizes(&self) -> bool;
 }
 
 /// The settings of one run, from the driver or from the solver that hands over.
 #[derive(Clone, Copy, Debug)]
 struct Settings {
     floor: usize,
+    /// The most memory for the table of dead states (0: none).
+    memo: u64,
     volume_from: usize,
     parity_from: usize,
     f_from: usize,
@@ -124,6 +171,15 @@ impl<T: Tables> Solver<T> {
                 prune_from: usize::MAX,
                 f_from: usize::MAX,
                 tail,
+                memo: None,
+                memo_on: false,
+                weights: weights(tables.copies()),
+                leaves: 0,
+                placed: 0,
+                memo_levels: !0 << MEMO_FROM,
+                probes: [0; 64],
+                hits: [0; 64],
+                below: [0; 64],
             },
         }
     }
@@ -131,8 +187,18 @@ impl<T: Tables> Solver<T> {
 
 impl<T: Tables> Narrower<T::Word> for Solver<T> {
     /// Takes the run's settings, for this solver and its tails, and clears the counts.
-    fn configure(&mut self, settings: Settings) {
+    fn configure(&mut self, mut settings: Settings) {
         let s = &mut self.state;
+        if let Some(tail) = &mut s.tail {
+            // The narrower solver searches the deeper, more numerous nodes: it takes three
+            // quarters of the memory for dead states.
+            let own = settings.memo / 4;
+            tail.configure(Settings {
+                memo: settings.memo - own,
+                ..settings
+            });
+            settings.memo = own;
+        }
         s.floor = settings.floor;
         s.volume_from = settings.volume_from;
         s.parity_from = settings.parity_from;
@@ -140,9 +206,13 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.f_from = settings.f_from;
         s.attempts = [0; 64];
         s.fits = [0; 64];
-        if let Some(tail) = &mut s.tail {
-            tail.configure(settings);
+        // A table for a search to the end; at a floor, a dead state would change which
+        // nodes are cut, and so the subtrees of a split.
+        s.memo_on = settings.floor == 0 && settings.memo > 0 && s.weights.is_some();
+        if s.memo_on && s.memo.as_ref().map(Memo::limit) != Some(settings.memo) {
+            s.memo = Memo::new(settings.memo);
         }
+        s.memo_on &= s.memo.is_some();
     }
 
     /// Searches on from a node of the wider solver where every cell before this
@@ -168,6 +238,16 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.stop = false;
         dispatch!(self.kernels, T::Word, self.enter_in(ctx, occ, avail, left));
         self.state.stop
+    }
+
+    fn reached(&self) -> (u64, u64) {
+        (self.state.leaves, self.state.placed)
+    }
+
+    fn memoizes(&self) -> bool {
+        let s = &self.state;
+        (Memo::<T::Word>::KEYS && s.weights.is_some())
+            || s.tail.as_ref().is_some_and(|t| t.memoizes())
     }
 
     /// Adds the counts of this solver (and its tail) to `attempts` and `fits`, and
@@ -202,6 +282,10 @@ impl<T: Tables> Search for Solver<T> {
     fn replays_cheaply(&self) -> bool {
         true
     }
+
+    fn keeps_dead_states(&self) -> bool {
+        self.memoizes()
+    }
 }
 
 impl<T: Tables> Solver<T> {
@@ -224,6 +308,7 @@ impl<T: Tables> Solver<T> {
             volume_from: pruning.volume_backtrack.unwrap_or(usize::MAX),
             parity_from: pruning.parity_backtrack.unwrap_or(usize::MAX),
             f_from: ctx.f_from(),
+            memo: ctx.memo(),
         });
         let t = self.tables;
         let s = &mut self.state;
@@ -335,6 +420,7 @@ impl<T: Tables> State<T> {
         self.undecided[depth.wrapping_add(1) & 63] = undecided;
         if left <= self.floor {
             // A solution, or a node where the driver splits the search.
+            self.leaves += 1;
             if left == 0 {
                 if !ctx.report(&self.stack[..pieces]) {
                     self.stop = true;
@@ -349,6 +435,7 @@ impl<T: Tables> State<T> {
                 // Every cell before the tail is filled, so every image placed from here on
                 // lies in the tail: its solver searches on in its narrower word.
                 if let Some(tail) = &mut self.tail {
+                    let before = tail.reached();
                     let narrow = |w: T::Word| {
                         <T::Tail as Tables>::Word::from_low_u128((w >> h.from).low_u128())
                     };
@@ -370,10 +457,59 @@ impl<T: Tables> State<T> {
                     ) {
                         self.stop = true;
                     }
+                    let after = tail.reached();
+                    self.leaves += after.0 - before.0;
+                    self.placed += after.1 - before.1;
                 }
                 return;
             }
         }
+        if self.memo_on && self.memo_levels >> left & 1 != 0 {
+            if let (Some(memo), Some(weights)) = (&self.memo, &self.weights) {
+                let code = if t.one_per_shape() {
+                    avail
+                } else {
+                    let shapes = t.copies().len();
+                    (0..shapes).fold(0, |code, s| code + u64::from(self.copies[s]) * weights[s])
+                };
+                let level = left & 63;
+                self.probes[level] += 1;
+                if memo.dead(occ, code) {
+                    self.hits[level] += 1;
+                    return;
+                }
+                if self.probes[level].is_multiple_of(MEMO_REVIEW) && !self.memo_pays(level) {
+                    self.memo_levels &= !(1 << level);
+                }
+                let (leaves, placed) = (self.leaves, self.placed);
+                self.expand::<L, I>(t, ctx, occ, avail);
+                self.below[level] += self.placed - placed;
+                // Searched whole without a solution, and with no symmetry check below
+                // that could have cut a solution short: dead.
+                if self.leaves == leaves && !self.stop && undecided == 0 {
+                    if let Some(memo) = &mut self.memo {
+                        memo.store(occ, code);
+                    }
+                }
+                return;
+            }
+        }
+        self.expand::<L, I>(t, ctx, occ, avail);
+    }
+
+    /// Whether the table has saved, at `level`, more placements than its probes cost:
+    /// each hit as many as the average subtree searched at that level.
+    fn memo_pays(&self, level: usize) -> bool {
+        let searched = self.probes[level] - self.hits[level];
+        let saved = self.hits[level] as f64 * self.below[level] as f64 / searched.max(1) as f64;
+        saved >= self.probes[level] as f64 * PROBE_WORTH
+    }
+
+    /// The search below a node, past the checks of [`State::search_in`]: the E or the F
+    /// heuristic picks the images to try.
+    #[inline(always)]
+    fn expand<L: Level, I: Isa>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
+        let left = L::LEFT;
         if left > self.f_from {
             if let Some(e) = t.e_table() {
                 within!(I, self.search_e::<L, I>(t, e, ctx, occ, avail));
@@ -503,6 +639,7 @@ impl<T: Tables> State<T> {
         // of an overflow.)
         let below = left.wrapping_sub(1);
         self.fits[left & 63] += 1;
+        self.placed += 1;
         if below > self.prune_from && !within!(I, self.prune_ok(t, occ, next, below, image)) {
             return self.stop;
         }
@@ -684,4 +821,17 @@ fn fits_of_words<W: Word>(
         fits |= (available & (occ & m == W::ZERO) as u64) << k;
     }
     (tried.count_ones(), fits)
+}
+
+/// The weight of each shape's copies in the code of the pieces left ([`State::weights`]):
+/// one more than the copies of the shapes before it, multiplied; `None` when the product
+/// of all passes 64 bits.
+fn weights(copies: &[u8]) -> Option<[u64; 64]> {
+    let mut weights = [0; 64];
+    let mut weight = 1u64;
+    for (w, &c) in weights.iter_mut().zip(copies) {
+        *w = weight;
+        weight = weight.checked_mul(u64::from(c) + 1)?;
+    }
+    Some(weights)
 }
