@@ -439,7 +439,9 @@ fn dead_states_change_the_work_not_the_solutions() {
                 fits(&on),
                 fits(&off)
             );
-            let small = solve(file, &["-q", "-r", filter, "-j", "2", "--memo", "100K"]);
+            // 512 KiB a thread: a few thousand slots, replaced again and again.
+            let small = solve(file, &["-q", "-r", filter, "-j", "2", "--memo", "1M"]);
+            assert_eq!(memo(&small), (512u64 << 10).to_string(), "{file}");
             assert_eq!(counts(&small), counts(&off), "{file} -r {filter} -j 2");
         }
     }
