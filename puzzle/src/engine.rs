@@ -2,7 +2,7 @@
 //! [`Search`] contract, so that it shares the driver, filter and output with generated
 //! solvers.
 
-use runtime::{Context, Pruning, PuzzleInfo, Search, Slot};
+use runtime::{Capabilities, Context, Pruning, PuzzleInfo, Search, Slot};
 
 use crate::dlx::{Dlx, Flow, Node};
 use crate::geometry::BoxGrid;
@@ -64,6 +64,11 @@ impl Search for DlxSearch {
             dlx: self.dlx.clone(),
             backtracks: self.backtracks.clone(),
         })
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        // No kernels, and every replay covers the prefix's rows anew.
+        Capabilities::default()
     }
 }
 

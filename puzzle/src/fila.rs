@@ -13,7 +13,7 @@ use runtime::fila::{
 };
 use runtime::search::Context;
 use runtime::word::Wide;
-use runtime::Search;
+use runtime::{Capabilities, Search};
 
 use crate::layout::{self, SetLayout};
 use crate::lower::{self, Ir, Mask, Tails, Unsupported, Word};
@@ -166,16 +166,8 @@ impl Search for Owning {
         })
     }
 
-    fn kernels(&self) -> Option<&'static str> {
-        self.solver.kernels()
-    }
-
-    fn replays_cheaply(&self) -> bool {
-        self.solver.replays_cheaply()
-    }
-
-    fn keeps_dead_states(&self) -> bool {
-        self.solver.keeps_dead_states()
+    fn capabilities(&self) -> Capabilities {
+        self.solver.capabilities()
     }
 }
 

@@ -31,11 +31,13 @@ pub fn run(
     let mut plan = Plan::resolve(info, options)?;
     // A FILA_KERNELS the processor cannot run is refused before anything is solved.
     crate::fila::isa::Kernels::chosen().map_err(UsageError)?;
-    plan.kernels = search.kernels();
+    let capabilities = search.capabilities();
+    plan.kernels = capabilities.kernels;
+    let threads = thread_count(options);
     // An estimate is of the whole tree: without the table of dead states, whose savings
-    // depend on what it has met before.
-    if search.keeps_dead_states() && options.estimate.is_none() {
-        plan.memo = options.memo / thread_count(options) as u64;
+    // depend on what it has met before. Each thread has a table of its own.
+    if capabilities.keeps_dead_states && options.estimate.is_none() {
+        plan.memo = options.memo / threads as u64;
     }
     for note in &plan.notes {
         eprintln!("warning: {}: {note}", info.name);
@@ -43,11 +45,10 @@ pub fn run(
     if let Some(sampled) = options.estimate {
         return run_estimate(info, &plan, search, options, sampled, out);
     }
-    let threads = thread_count(options);
     let progress_wanted = Progress::wanted(options);
     let partition = Partition::new(info, &plan, search, options, threads, progress_wanted);
     let beginning = Beginning::new(info, &plan, options, &partition)?;
-    let second_round = search.replays_cheaply();
+    let second_round = capabilities.replays_cheaply;
     let mut workers = Workers::start(threads, search)?;
     let weights = if progress_wanted {
         progress_weights(info, &plan, &partition, &mut workers, second_round)
@@ -354,8 +355,8 @@ impl<'s> Workers<'s> {
 /// others): what the progress display measures the work done in. Two rounds of walks:
 /// the same number for each subtree, then, with `second_round`, more where the first
 /// round found the work ([`split::more_walks`]). Only for a solver that replays a prefix
-/// cheaply ([`Search::replays_cheaply`]): dancing links covers every row of the prefix
-/// again at each step of a walk, a cost the placements its walks count do not show, so
+/// cheaply ([`crate::Capabilities::replays_cheaply`]): dancing links covers every row of
+/// the prefix again at each step of a walk, a cost the placements its walks count do not show, so
 /// a budget in placements would not bound its time.
 fn progress_weights(
     info: &PuzzleInfo,

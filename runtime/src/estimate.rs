@@ -43,8 +43,8 @@ pub fn thread_seconds() -> f64 {
 /// How many times more walks a reported estimate makes than tuning's measurements (and
 /// the progress bar's sizes), where their cost is paid once: a few seconds on the
 /// largest puzzles here. Only for a solver that replays a prefix cheaply
-/// ([`Search::replays_cheaply`]): dancing links keeps the walks of tuning. Against the
-/// counts, with the walks alone giving the fits and the sample the cost (one thread;
+/// ([`crate::Capabilities::replays_cheaply`]): dancing links keeps the walks of tuning.
+/// Against the counts, with the walks alone giving the fits and the sample the cost (one thread;
 /// fits, then seconds), from 1 to 4 times the walks:
 /// one-sided 18x5 -21 % to -8 %, -33 % to -17 %; Tetris Cube +3 % to +2 %, +13 % to -7 %;
 /// Bedlam Cube +3 % to +1 %, +7 % to -17 %; 10x6 +1 % to +0.5 %, -16 % to -13 %.
@@ -100,7 +100,7 @@ pub fn estimate(
     let whole = picked.len() == subtrees.len();
     let probes = if whole {
         0
-    } else if split_unpruned || !search.replays_cheaply() {
+    } else if split_unpruned || !search.capabilities().replays_cheaply {
         split::probes_for(subtrees.len())
     } else {
         split::probes_for(subtrees.len()) * REPORT_WALKS

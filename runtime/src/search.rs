@@ -31,26 +31,27 @@ pub trait Search: Send {
     /// A fresh solver for the same puzzle, for another thread.
     fn fork(&self) -> Box<dyn Search>;
 
+    /// What the driver must know of the solver besides its search. Required, so that a
+    /// solver wrapping another forwards it whole rather than losing part of it to a
+    /// default.
+    fn capabilities(&self) -> Capabilities;
+}
+
+/// What a solver tells the driver of itself ([`Search::capabilities`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
     /// The instruction set its FILA kernels run in (`-i`'s `KERNELS=`): `None` for a
     /// solver without them.
-    fn kernels(&self) -> Option<&'static str> {
-        None
-    }
-
+    pub kernels: Option<&'static str>,
     /// Whether searching a prefix again costs little (a few word operations per image,
     /// as in the FILA solvers), so that a reported `--estimate` can afford more of
     /// Knuth's walks, each step of which searches its node's prefix again. Dancing links
     /// covers every row of the prefix anew (its 4x walks took 62 s, against 15 s, on a
     /// search of 0.15 s).
-    fn replays_cheaply(&self) -> bool {
-        false
-    }
-
+    pub replays_cheaply: bool,
     /// Whether the search keeps a table of dead states (`--memo`, as the FILA solvers do
     /// where a state fits the table's key).
-    fn keeps_dead_states(&self) -> bool {
-        false
-    }
+    pub keeps_dead_states: bool,
 }
 
 /// Where listed solutions go: one writer for every thread, so that a solution is always

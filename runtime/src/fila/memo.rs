@@ -6,7 +6,7 @@
 //! the tables: the order of the search, the pruning (which only removes nodes without a
 //! completion) and the symmetry check of the subtree do not change it. So the search
 //! records a node whose subtree it searched whole without a solution, where no symmetry
-//! check could have cut it short (see `State::search_in`), and gives up any node found
+//! check could have cut it short (see `State::search`), and gives up any node found
 //! here. The key is exact (the whole occupancy word and the multiset of pieces left); a
 //! slot holds the last state stored there, so a state forgotten only costs its search
 //! again.
@@ -15,10 +15,141 @@
 //! states, each time it has taken as many states as it holds, up to the size `--memo`
 //! allows each thread's solver.
 
+//!
+//! [`DeadStates`] decides where the table is consulted: from [`MEMO_FROM`] pieces left up,
+//! each level until its probes are found to save less than they cost.
+
 use super::bits::Word;
 
 /// The first table: 4096 slots.
 const FIRST_BITS: u32 = 12;
+
+/// A level's probes are weighed against what they saved every this many probes.
+const MEMO_REVIEW: u64 = 1 << 16;
+
+/// A level is dropped when its hits, each worth the placements of the average subtree
+/// searched there, save fewer placements a probe than this. A probe costs about one to
+/// three placements, but what a level saves grows as the table fills (one-sided 18x5, 4
+/// pieces left: 0.48 at the first review, 0.65 at the second, 2.2 over the whole run,
+/// and dropped at the second review it made the run 2.3 s slower), so the bar is low:
+/// it only drops levels that find almost nothing (the Tetris and Bedlam cubes: 0.01 to
+/// 0.15 at 4 to 6 pieces left).
+const PROBE_WORTH: f64 = 0.3;
+
+/// States are kept while at least this many pieces are left: below, a subtree costs
+/// less than looking it up (one-sided 18x5, pieces left from 3, 4 or 6: 12.4, 12.3,
+/// 11.9 s, with 83, 87 and 163 M placements).
+pub const MEMO_FROM: usize = 4;
+
+/// One solver's table of dead states, with the code of the pieces left in its keys and
+/// the levels (pieces left) that consult it.
+pub struct DeadStates<W: Word> {
+    table: Memo<W>,
+    /// The code of each shape's copies in the key of a state: the pieces left are
+    /// `sum(copies[s] * weights[s])`, a number in mixed radix. With one copy of each
+    /// shape the code is the solver's `avail`.
+    weights: [u64; 64],
+    /// The levels (bit `k`: `k` pieces left) that consult the table; each is dropped
+    /// when its probes cost more than they save ([`DeadStates::pays`]).
+    levels: u64,
+    /// By level: the nodes looked up in the table, those found dead, and the placements
+    /// made below those searched.
+    probes: [u64; 64],
+    hits: [u64; 64],
+    below: [u64; 64],
+}
+
+impl<W: Word> DeadStates<W> {
+    /// Whether a solver in words `W` over pieces with these copies of each shape can
+    /// keep dead states: the word fits a key, and the multisets of pieces 64 bits.
+    pub fn possible(copies: &[u8]) -> bool {
+        Memo::<W>::KEYS && weights(copies).is_some()
+    }
+
+    /// A table of at most `bytes` for pieces with these copies of each shape; `None`
+    /// where none is [`possible`](DeadStates::possible) or `bytes` is too few.
+    pub fn new(bytes: u64, copies: &[u8]) -> Option<Self> {
+        Some(DeadStates {
+            weights: weights(copies)?,
+            table: Memo::new(bytes)?,
+            levels: !0 << MEMO_FROM,
+            probes: [0; 64],
+            hits: [0; 64],
+            below: [0; 64],
+        })
+    }
+
+    /// The memory the table was allowed ([`Memo::limit`]).
+    pub fn limit(&self) -> u64 {
+        self.table.limit()
+    }
+
+    /// Whether nodes with `left` pieces left consult the table.
+    #[inline(always)]
+    pub fn consulted(&self, left: usize) -> bool {
+        self.levels >> left & 1 != 0
+    }
+
+    /// The code of the pieces left: `avail` where each shape has one copy, else from the
+    /// copies left of each shape.
+    #[inline(always)]
+    pub fn code(&self, one_per_shape: bool, avail: u64, copies: &[u8]) -> u64 {
+        if one_per_shape {
+            avail
+        } else {
+            copies
+                .iter()
+                .zip(&self.weights)
+                .fold(0, |code, (&c, &w)| code + u64::from(c) * w)
+        }
+    }
+
+    /// Looks a node with `left` pieces left up: true when it is dead. Every
+    /// [`MEMO_REVIEW`] probes, the level is dropped unless it [`pays`](DeadStates::pays).
+    #[inline(always)]
+    pub fn probe(&mut self, left: usize, occ: W, code: u64) -> bool {
+        let level = left & 63;
+        let dead = self.table.dead(occ, code);
+        self.probes[level] += 1;
+        self.hits[level] += u64::from(dead);
+        if self.probes[level].is_multiple_of(MEMO_REVIEW) && !self.pays(level) {
+            self.levels &= !(1 << level);
+        }
+        dead
+    }
+
+    /// After the search of a node that [`probe`](DeadStates::probe) did not find dead:
+    /// the placements made below it, and whether it is now known dead (searched whole
+    /// without a solution, where no symmetry check could have cut one short).
+    #[inline(always)]
+    pub fn searched(&mut self, left: usize, occ: W, code: u64, placements: u64, dead: bool) {
+        self.below[left & 63] += placements;
+        if dead {
+            self.table.store(occ, code);
+        }
+    }
+
+    /// Whether the table has saved, at `level`, more placements than its probes cost:
+    /// each hit as many as the average subtree searched at that level.
+    fn pays(&self, level: usize) -> bool {
+        let searched = self.probes[level] - self.hits[level];
+        let saved = self.hits[level] as f64 * self.below[level] as f64 / searched.max(1) as f64;
+        saved >= self.probes[level] as f64 * PROBE_WORTH
+    }
+}
+
+/// The weight of each shape's copies in the code of the pieces left
+/// ([`DeadStates::weights`]): one more than the copies of the shapes before it,
+/// multiplied; `None` when the product of all passes 64 bits.
+fn weights(copies: &[u8]) -> Option<[u64; 64]> {
+    let mut weights = [0; 64];
+    let mut weight = 1u64;
+    for (w, &c) in weights.iter_mut().zip(copies) {
+        *w = weight;
+        weight = weight.checked_mul(u64::from(c) + 1)?;
+    }
+    Some(weights)
+}
 
 /// A table of dead states, for occupancy words of at most 128 bits.
 pub struct Memo<W: Word> {
@@ -163,6 +294,66 @@ mod tests {
             .count();
         assert!(found <= 1 << (FIRST_BITS + 5));
         assert!(memo.dead(states * 0x9e37_79b9, states));
+    }
+
+    /// Probes `level` [`MEMO_REVIEW`] times, every `every`-th one (after the first) of a
+    /// state found dead by the first; each searched one made 10 placements. Whether the
+    /// level is consulted before the last probe and after it.
+    fn review(dead: &mut DeadStates<u64>, level: usize, every: u64) -> (bool, bool) {
+        let stored = 1 << 40 | level as u64;
+        let mut before = false;
+        for k in 0..MEMO_REVIEW {
+            before = dead.consulted(level);
+            if k > 0 && k % every == 0 {
+                assert!(dead.probe(level, stored, 1));
+            } else {
+                let occ = if k == 0 {
+                    stored
+                } else {
+                    (level as u64) << 32 | k
+                };
+                assert!(!dead.probe(level, occ, 1));
+                dead.searched(level, occ, 1, 10, k == 0);
+            }
+        }
+        (before, dead.consulted(level))
+    }
+
+    #[test]
+    fn a_level_whose_probes_save_little_stops_probing_at_its_review() {
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12]).unwrap();
+        assert!(!dead.consulted(MEMO_FROM - 1));
+        // Nothing found: no placement saved.
+        assert_eq!(review(&mut dead, 5, u64::MAX), (true, false));
+        // A hit every 50 probes saves 10 placements: 0.2 a probe, below the bar.
+        assert_eq!(review(&mut dead, 6, 50), (true, false));
+        // Every 20: 0.5 a probe, kept; and every other probe, 5 a probe.
+        assert_eq!(review(&mut dead, 7, 20), (true, true));
+        assert_eq!(review(&mut dead, 8, 2), (true, true));
+        // Each level is judged by its own probes alone.
+        assert!(!dead.consulted(5) && !dead.consulted(6));
+        assert!(dead.consulted(MEMO_FROM) && dead.consulted(9));
+    }
+
+    #[test]
+    fn the_pieces_left_are_coded_in_mixed_radix() {
+        // Copies 2, 1 and 3 of three shapes: weights 1, 3 and 6, codes up to 23.
+        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3]).unwrap();
+        assert_eq!(dead.code(false, 0, &[2, 1, 3]), 2 + 3 + 18);
+        assert_eq!(dead.code(false, 0, &[1, 0, 2]), 1 + 12);
+        let mut codes: Vec<u64> = (0..3)
+            .flat_map(|a| (0..2).flat_map(move |b| (0..4).map(move |c| [a, b, c])))
+            .map(|copies| dead.code(false, 0, &copies))
+            .collect();
+        codes.sort_unstable();
+        assert_eq!(codes, (0..24).collect::<Vec<_>>());
+        // One copy of each shape: the solver's own bits of the pieces left.
+        assert_eq!(dead.code(true, 0b101, &[1, 0, 1]), 0b101);
+        // No code where the multisets number 2^64 or more.
+        assert!(DeadStates::<u64>::possible(&[255; 7]));
+        assert!(!DeadStates::<u64>::possible(&[255; 8]));
+        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8]).is_none());
+        assert!(!DeadStates::<crate::word::Wide<3>>::possible(&[1; 8]));
     }
 
     #[test]

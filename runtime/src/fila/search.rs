@@ -7,10 +7,10 @@
 use super::bits::{Block, Word};
 use super::isa::{dispatch, within, Isa, Kernels};
 use super::level::Level;
-use super::memo::Memo;
+use super::memo::{DeadStates, MEMO_FROM};
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{List, SetTable, Span, Tables};
-use crate::search::{Context, Search};
+use crate::search::{Capabilities, Context, Search};
 
 /// A FILA solver: a puzzle's tables and the state of one search over them.
 pub struct Solver<T: Tables> {
@@ -53,46 +53,25 @@ struct State<T: Tables> {
     /// The solver of the last cells, in a narrower word. Called once per hand-over, so
     /// through a vtable (which also keeps the type of a solver finite).
     tail: Option<Box<dyn Narrower<<T::Tail as Tables>::Word>>>,
-    /// The dead states found so far ([`Memo`]), kept from one subtree to the next; the
-    /// table is made at the first search to the end that allows one.
-    memo: Option<Memo<T::Word>>,
-    /// Whether this run consults `memo`: a search to the end (no floor) with a table.
-    memo_on: bool,
-    /// The code of each shape's copies in the key of a state: the pieces left are
-    /// `sum(copies[s] * weights[s])`, a number in mixed radix; `None` when the
-    /// multisets do not fit 64 bits. With one copy of each shape the code is `avail`.
-    weights: Option<[u64; 64]>,
+    /// The table of dead states this run consults ([`DeadStates`]): made at the first
+    /// search to the end that allows one, and kept from one subtree to the next.
+    /// (Boxed, so that the state stays small: a table's counts by level take some 2 KiB.)
+    dead: Option<Box<DeadStates<T::Word>>>,
+    /// The table put aside while a run at a floor cannot consult it.
+    idle: Option<Box<DeadStates<T::Word>>>,
     /// Solutions (or, at a floor, nodes) reached so far: a node below which it does not
     /// change is dead.
     leaves: u64,
-    /// Placements made so far, this solver's and its tails'.
-    placed: u64,
-    /// The levels (bit `k`: `k` pieces left) that consult the table; each is dropped
-    /// when its probes cost more than they save ([`State::memo_pays`]).
-    memo_levels: u64,
-    /// By level: the nodes looked up in the table, those found dead, and the placements
-    /// made below those searched.
-    probes: [u64; 64],
-    hits: [u64; 64],
-    below: [u64; 64],
 }
 
-/// A level's probes are weighed against what they saved every this many probes.
-const MEMO_REVIEW: u64 = 1 << 16;
-
-/// A level is dropped when its hits, each worth the placements of the average subtree
-/// searched there, save fewer placements a probe than this. A probe costs about one to
-/// three placements, but what a level saves grows as the table fills (one-sided 18x5, 4
-/// pieces left: 0.48 at the first review, 0.65 at the second, 2.2 over the whole run,
-/// and dropped at the second review it made the run 2.3 s slower), so the bar is low:
-/// it only drops levels that find almost nothing (the Tetris and Bedlam cubes: 0.01 to
-/// 0.15 at 4 to 6 pieces left).
-const PROBE_WORTH: f64 = 0.3;
-
-/// States are kept while at least this many pieces are left: below, a subtree costs
-/// less than looking it up (one-sided 18x5, pieces left from 3, 4 or 6: 12.4, 12.3,
-/// 11.9 s, with 83, 87 and 163 M placements).
-const MEMO_FROM: usize = 4;
+/// A node being searched that the table of dead states did not know: its code, what had
+/// been reached before its search, and whether a symmetry check applies below it.
+struct Pending {
+    code: u64,
+    leaves: u64,
+    placed: u64,
+    unchecked: bool,
+}
 
 /// What a solver offers the wider solver that hands over to it.
 trait Narrower<W>: Send {
@@ -108,9 +87,8 @@ trait Narrower<W>: Send {
         judged: (u64, W),
     ) -> bool;
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]);
-    /// The solutions this solver has reached and the placements it has made so far
-    /// ([`State::leaves`], [`State::placed`]).
-    fn reached(&self) -> (u64, u64);
+    /// [`State::reached`].
+    fn reached(&self, left: usize) -> (u64, u64);
     /// Whether this solver or a narrower one can keep dead states.
     fn memoizes(&self) -> bool;
 }
@@ -171,15 +149,9 @@ impl<T: Tables> Solver<T> {
                 prune_from: usize::MAX,
                 f_from: usize::MAX,
                 tail,
-                memo: None,
-                memo_on: false,
-                weights: weights(tables.copies()),
+                dead: None,
+                idle: None,
                 leaves: 0,
-                placed: 0,
-                memo_levels: !0 << MEMO_FROM,
-                probes: [0; 64],
-                hits: [0; 64],
-                below: [0; 64],
             },
         }
     }
@@ -207,12 +179,16 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.attempts = [0; 64];
         s.fits = [0; 64];
         // A table for a search to the end; at a floor, a dead state would change which
-        // nodes are cut, and so the subtrees of a split.
-        s.memo_on = settings.floor == 0 && settings.memo > 0 && s.weights.is_some();
-        if s.memo_on && s.memo.as_ref().map(Memo::limit) != Some(settings.memo) {
-            s.memo = Memo::new(settings.memo);
+        // nodes are cut, and so the subtrees of a split: the table is put aside.
+        let table = s.dead.take().or(s.idle.take());
+        if settings.floor == 0 {
+            s.dead = match table {
+                Some(kept) if kept.limit() == settings.memo => Some(kept),
+                _ => DeadStates::new(settings.memo, self.tables.copies()).map(Box::new),
+            };
+        } else {
+            s.idle = table;
         }
-        s.memo_on &= s.memo.is_some();
     }
 
     /// Searches on from a node of the wider solver where every cell before this
@@ -240,14 +216,13 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         self.state.stop
     }
 
-    fn reached(&self) -> (u64, u64) {
-        (self.state.leaves, self.state.placed)
+    fn reached(&self, left: usize) -> (u64, u64) {
+        self.state.reached(left)
     }
 
     fn memoizes(&self) -> bool {
-        let s = &self.state;
-        (Memo::<T::Word>::KEYS && s.weights.is_some())
-            || s.tail.as_ref().is_some_and(|t| t.memoizes())
+        DeadStates::<T::Word>::possible(self.tables.copies())
+            || self.state.tail.as_ref().is_some_and(|t| t.memoizes())
     }
 
     /// Adds the counts of this solver (and its tail) to `attempts` and `fits`, and
@@ -275,16 +250,12 @@ impl<T: Tables> Search for Solver<T> {
         Box::new(Solver::with_tables(self.tables))
     }
 
-    fn kernels(&self) -> Option<&'static str> {
-        Some(dispatch!(self.kernels, T::Word, self.kernels_name()))
-    }
-
-    fn replays_cheaply(&self) -> bool {
-        true
-    }
-
-    fn keeps_dead_states(&self) -> bool {
-        self.memoizes()
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            kernels: Some(dispatch!(self.kernels, T::Word, self.kernels_name())),
+            replays_cheaply: true,
+            keeps_dead_states: self.memoizes(),
+        }
     }
 }
 
@@ -376,10 +347,64 @@ impl<T: Tables> State<T> {
     }
 
     /// The search below a node with `L::LEFT` pieces left: a function of its own per
-    /// level, compiled for the instruction set `I`.
+    /// level, compiled for the instruction set `I`. Where the level consults the table of
+    /// dead states and the node is not handed over to a tail (which consults its own),
+    /// the node is given up if the table knows it dead, else stored there if its search
+    /// finds it dead ([`State::probe`], [`State::settle`]).
     #[inline(always)]
     fn search<L: Level, I: Isa>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
-        within!(I, self.search_in::<L, I>(t, ctx, occ, avail))
+        let left = L::LEFT;
+        let mut pending = None;
+        // (The levels below `MEMO_FROM`, the most numerous, never consult the table: they
+        // are compiled without the question.)
+        if left >= MEMO_FROM
+            && self.dead.as_ref().is_some_and(|dead| dead.consulted(left))
+            && t.handover().is_none_or(|h| occ & h.before != h.before)
+        {
+            pending = self.probe(t, left, occ, avail);
+            if pending.is_none() {
+                return;
+            }
+        }
+        // The only call of the level's search: a second one (in a path of its own for
+        // the nodes that consult the table) kept the compiler from inlining it, and cost
+        // the Tetris Cube 8 % more instructions with no table at all.
+        within!(I, self.search_in::<L, I>(t, ctx, occ, avail));
+        if let Some(pending) = pending {
+            self.settle(left, occ, pending);
+        }
+    }
+
+    /// Looks up a node with `left` pieces left in the table of dead states: `None` when
+    /// it is dead, else what [`State::settle`] needs after its search.
+    #[inline(never)]
+    fn probe(&mut self, t: T, left: usize, occ: T::Word, avail: u64) -> Option<Pending> {
+        let dead = self.dead.as_mut()?;
+        let code = dead.code(t.one_per_shape(), avail, &self.copies[..t.copies().len()]);
+        if dead.probe(left, occ, code) {
+            return None;
+        }
+        let (leaves, placed) = self.reached(left);
+        Some(Pending {
+            code,
+            leaves,
+            placed,
+            // A node with no symmetry check to make ([`State::undecided`]) has no
+            // solution cut short below it by one.
+            unchecked: self.undecided[t.pieces().wrapping_sub(left) & 63] == 0,
+        })
+    }
+
+    /// After the search of a node that [`State::probe`] did not find dead: stores it in
+    /// the table if it is dead (searched whole without a solution, with no symmetry check
+    /// below that could have cut one short).
+    #[inline(never)]
+    fn settle(&mut self, left: usize, occ: T::Word, pending: Pending) {
+        let (leaves, placed) = self.reached(left);
+        let found = leaves == pending.leaves && !self.stop && pending.unchecked;
+        if let Some(dead) = &mut self.dead {
+            dead.searched(left, occ, pending.code, placed - pending.placed, found);
+        }
     }
 
     #[inline(always)]
@@ -435,7 +460,6 @@ impl<T: Tables> State<T> {
                 // Every cell before the tail is filled, so every image placed from here on
                 // lies in the tail: its solver searches on in its narrower word.
                 if let Some(tail) = &mut self.tail {
-                    let before = tail.reached();
                     let narrow = |w: T::Word| {
                         <T::Tail as Tables>::Word::from_low_u128((w >> h.from).low_u128())
                     };
@@ -457,39 +481,6 @@ impl<T: Tables> State<T> {
                     ) {
                         self.stop = true;
                     }
-                    let after = tail.reached();
-                    self.leaves += after.0 - before.0;
-                    self.placed += after.1 - before.1;
-                }
-                return;
-            }
-        }
-        if self.memo_on && self.memo_levels >> left & 1 != 0 {
-            if let (Some(memo), Some(weights)) = (&self.memo, &self.weights) {
-                let code = if t.one_per_shape() {
-                    avail
-                } else {
-                    let shapes = t.copies().len();
-                    (0..shapes).fold(0, |code, s| code + u64::from(self.copies[s]) * weights[s])
-                };
-                let level = left & 63;
-                self.probes[level] += 1;
-                if memo.dead(occ, code) {
-                    self.hits[level] += 1;
-                    return;
-                }
-                if self.probes[level].is_multiple_of(MEMO_REVIEW) && !self.memo_pays(level) {
-                    self.memo_levels &= !(1 << level);
-                }
-                let (leaves, placed) = (self.leaves, self.placed);
-                self.expand::<L, I>(t, ctx, occ, avail);
-                self.below[level] += self.placed - placed;
-                // Searched whole without a solution, and with no symmetry check below
-                // that could have cut a solution short: dead.
-                if self.leaves == leaves && !self.stop && undecided == 0 {
-                    if let Some(memo) = &mut self.memo {
-                        memo.store(occ, code);
-                    }
                 }
                 return;
             }
@@ -497,12 +488,15 @@ impl<T: Tables> State<T> {
         self.expand::<L, I>(t, ctx, occ, avail);
     }
 
-    /// Whether the table has saved, at `level`, more placements than its probes cost:
-    /// each hit as many as the average subtree searched at that level.
-    fn memo_pays(&self, level: usize) -> bool {
-        let searched = self.probes[level] - self.hits[level];
-        let saved = self.hits[level] as f64 * self.below[level] as f64 / searched.max(1) as f64;
-        saved >= self.probes[level] as f64 * PROBE_WORTH
+    /// The solutions (or, at a floor, nodes) this solver and its tails have reached, and
+    /// the placements they have made with at most `left` pieces left, since their counts
+    /// were last cleared: around the search of a node with `left` pieces left, what
+    /// changes is what that search reached and placed. Read only around the nodes that
+    /// consult the table of dead states, so that a placement costs no more than its count.
+    fn reached(&self, left: usize) -> (u64, u64) {
+        let placed: u64 = self.fits[..=left & 63].iter().sum();
+        let (leaves, below) = self.tail.as_ref().map_or((0, 0), |t| t.reached(left));
+        (self.leaves + leaves, placed + below)
     }
 
     /// The search below a node, past the checks of [`State::search_in`]: the E or the F
@@ -639,7 +633,6 @@ impl<T: Tables> State<T> {
         // of an overflow.)
         let below = left.wrapping_sub(1);
         self.fits[left & 63] += 1;
-        self.placed += 1;
         if below > self.prune_from && !within!(I, self.prune_ok(t, occ, next, below, image)) {
             return self.stop;
         }
@@ -821,17 +814,4 @@ fn fits_of_words<W: Word>(
         fits |= (available & (occ & m == W::ZERO) as u64) << k;
     }
     (tried.count_ones(), fits)
-}
-
-/// The weight of each shape's copies in the code of the pieces left ([`State::weights`]):
-/// one more than the copies of the shapes before it, multiplied; `None` when the product
-/// of all passes 64 bits.
-fn weights(copies: &[u8]) -> Option<[u64; 64]> {
-    let mut weights = [0; 64];
-    let mut weight = 1u64;
-    for (w, &c) in weights.iter_mut().zip(copies) {
-        *w = weight;
-        weight = weight.checked_mul(u64::from(c) + 1)?;
-    }
-    Some(weights)
 }
