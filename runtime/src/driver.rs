@@ -356,8 +356,8 @@ impl<'s> Workers<'s> {
 /// the same number for each subtree, then, with `second_round`, more where the first
 /// round found the work ([`split::more_walks`]). Only for a solver that replays a prefix
 /// cheaply ([`crate::Capabilities::replays_cheaply`]): dancing links covers every row of
-/// the prefix again at each step of a walk, a cost the placements its walks count do not show, so
-/// a budget in placements would not bound its time.
+/// the prefix again at each step of a walk, a cost the placements its walks count do not
+/// show, so a budget in placements would not bound its time.
 fn progress_weights(
     info: &PuzzleInfo,
     plan: &Plan<'_>,

@@ -44,8 +44,8 @@ pub fn thread_seconds() -> f64 {
 /// the progress bar's sizes), where their cost is paid once: a few seconds on the
 /// largest puzzles here. Only for a solver that replays a prefix cheaply
 /// ([`crate::Capabilities::replays_cheaply`]): dancing links keeps the walks of tuning.
-/// Against the counts, with the walks alone giving the fits and the sample the cost (one thread;
-/// fits, then seconds), from 1 to 4 times the walks:
+/// Against the counts, with the walks alone giving the fits and the sample the cost (one
+/// thread; fits, then seconds), from 1 to 4 times the walks:
 /// one-sided 18x5 -21 % to -8 %, -33 % to -17 %; Tetris Cube +3 % to +2 %, +13 % to -7 %;
 /// Bedlam Cube +3 % to +1 %, +7 % to -17 %; 10x6 +1 % to +0.5 %, -16 % to -13 %.
 const REPORT_WALKS: usize = 4;

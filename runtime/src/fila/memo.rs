@@ -14,7 +14,6 @@
 //! The table starts small (in cache for small puzzles) and grows fourfold, keeping its
 //! states, each time it has taken as many states as it holds, up to the size `--memo`
 //! allows each thread's solver.
-
 //!
 //! [`DeadStates`] decides where the table is consulted: from [`MEMO_FROM`] pieces left up,
 //! each level until its probes are found to save less than they cost.
