@@ -6,7 +6,7 @@
 //! the tables: the order of the search, the pruning (which only removes nodes without a
 //! completion) and the symmetry check of the subtree do not change it. So the search
 //! records a node whose subtree it searched whole without a solution, where no symmetry
-//! check could have cut it short (see `State::search`), and gives up any node found
+//! check could have cut it short (see `State::settle`), and gives up any node found
 //! here. The key is exact (the whole occupancy word and the multiset of pieces left); a
 //! slot holds the last state stored there, so a state forgotten only costs its search
 //! again.

@@ -64,14 +64,27 @@ struct State<T: Tables> {
     leaves: u64,
 }
 
-/// A node being searched that the table of dead states did not know: its code, what had
-/// been reached before its search, and whether a symmetry check applies below it.
+/// What the table of dead states answers for a node ([`State::probe`]).
+enum Lookup {
+    /// The node is dead: give it up.
+    Dead,
+    /// Not known: search it, then [`State::settle`] it.
+    Open(Pending),
+    /// The solver has no table: search the node as if it were not consulted.
+    Untabled,
+}
+
+/// A node being searched that the table of dead states did not know: its code, and what
+/// had been reached before its search.
 struct Pending {
     code: u64,
     leaves: u64,
     placed: u64,
-    unchecked: bool,
 }
+
+/// In [`State::undecided`] one level below a node that consults the table of dead
+/// states: the node's search has not yet passed its own symmetry check.
+const UNJUDGED: u64 = !0;
 
 /// What a solver offers the wider solver that hands over to it.
 trait Narrower<W>: Send {
@@ -361,9 +374,10 @@ impl<T: Tables> State<T> {
             && self.dead.as_ref().is_some_and(|dead| dead.consulted(left))
             && t.handover().is_none_or(|h| occ & h.before != h.before)
         {
-            pending = self.probe(t, left, occ, avail);
-            if pending.is_none() {
-                return;
+            match self.probe(t, left, occ, avail) {
+                Lookup::Dead => return,
+                Lookup::Open(open) => pending = Some(open),
+                Lookup::Untabled => {}
             }
         }
         // The only call of the level's search: a second one (in a path of its own for
@@ -371,37 +385,41 @@ impl<T: Tables> State<T> {
         // the Tetris Cube 8 % more instructions with no table at all.
         within!(I, self.search_in::<L, I>(t, ctx, occ, avail));
         if let Some(pending) = pending {
-            self.settle(left, occ, pending);
+            self.settle(t, left, occ, pending);
         }
     }
 
-    /// Looks up a node with `left` pieces left in the table of dead states: `None` when
-    /// it is dead, else what [`State::settle`] needs after its search.
+    /// Looks up a node with `left` pieces left in the table of dead states.
     #[inline(never)]
-    fn probe(&mut self, t: T, left: usize, occ: T::Word, avail: u64) -> Option<Pending> {
-        let dead = self.dead.as_mut()?;
+    fn probe(&mut self, t: T, left: usize, occ: T::Word, avail: u64) -> Lookup {
+        let Some(dead) = self.dead.as_mut() else {
+            return Lookup::Untabled;
+        };
         let code = dead.code(t.one_per_shape(), avail, &self.copies[..t.copies().len()]);
         if dead.probe(left, occ, code) {
-            return None;
+            return Lookup::Dead;
         }
+        // Overwritten by the node's search once past its symmetry check ([`UNJUDGED`]).
+        self.undecided[t.pieces().wrapping_sub(left).wrapping_add(1) & 63] = UNJUDGED;
         let (leaves, placed) = self.reached(left);
-        Some(Pending {
+        Lookup::Open(Pending {
             code,
             leaves,
             placed,
-            // A node with no symmetry check to make ([`State::undecided`]) has no
-            // solution cut short below it by one.
-            unchecked: self.undecided[t.pieces().wrapping_sub(left) & 63] == 0,
         })
     }
 
-    /// After the search of a node that [`State::probe`] did not find dead: stores it in
-    /// the table if it is dead (searched whole without a solution, with no symmetry check
-    /// below that could have cut one short).
+    /// After the search of a node that [`State::probe`] did not know: stores it in the
+    /// table if it is dead. It is when its search went to the end without reaching a
+    /// solution (a solution that the check of each solution rejects still counts as
+    /// reached), past its own symmetry check with every element decided there or before
+    /// ([`State::undecided`] zero one level below): so no check below could have cut a
+    /// subtree short, and the node has no completion at all, whatever the path to it.
     #[inline(never)]
-    fn settle(&mut self, left: usize, occ: T::Word, pending: Pending) {
+    fn settle(&mut self, t: T, left: usize, occ: T::Word, pending: Pending) {
         let (leaves, placed) = self.reached(left);
-        let found = leaves == pending.leaves && !self.stop && pending.unchecked;
+        let below = t.pieces().wrapping_sub(left).wrapping_add(1) & 63;
+        let found = leaves == pending.leaves && !self.stop && self.undecided[below] == 0;
         if let Some(dead) = &mut self.dead {
             dead.searched(left, occ, pending.code, placed - pending.placed, found);
         }
@@ -814,4 +832,52 @@ fn fits_of_words<W: Word>(
         fits |= (available & (occ & m == W::ZERO) as u64) << k;
     }
     (tried.count_ones(), fits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tables::NoTail;
+    use super::*;
+
+    /// Probes a node with 5 pieces left, shapes 0 and 1 available, filled cells `occ`.
+    fn probe(s: &mut State<NoTail<u64>>, occ: u64) -> Lookup {
+        s.probe(NoTail::default(), 5, occ, 0b11)
+    }
+
+    /// Searches a node that the table did not know: `reach` solutions, and `judged`
+    /// whether its search passed its own symmetry check with every element decided.
+    fn search(s: &mut State<NoTail<u64>>, occ: u64, reach: u64, judged: bool) {
+        let Lookup::Open(pending) = probe(s, occ) else {
+            panic!("a node not stored was found dead, or the table was lost");
+        };
+        let t = NoTail::default();
+        let below = t.pieces().wrapping_sub(5).wrapping_add(1) & 63;
+        assert_eq!(s.undecided[below], UNJUDGED);
+        if judged {
+            s.undecided[below] = 0;
+        }
+        s.leaves += reach;
+        s.settle(t, 5, occ, pending);
+    }
+
+    #[test]
+    fn a_node_is_given_up_only_when_the_table_knows_it_dead() {
+        let mut s = Solver::<NoTail<u64>>::new().state;
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Untabled));
+        s.dead = DeadStates::new(1 << 20, &[1, 1]).map(Box::new);
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
+        // Searched to the end, past its check, without a solution: dead from now on.
+        search(&mut s, 0b111, 0, true);
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Dead));
+        // A node that reached a solution (kept or not) is not dead.
+        search(&mut s, 0b1011, 1, true);
+        assert!(matches!(probe(&mut s, 0b1011), Lookup::Open(_)));
+        // Nor one given up by its symmetry check, or left with elements undecided.
+        search(&mut s, 0b1101, 0, false);
+        assert!(matches!(probe(&mut s, 0b1101), Lookup::Open(_)));
+        // Nor one whose search was stopped.
+        s.stop = true;
+        search(&mut s, 0b1110, 0, true);
+        assert!(matches!(probe(&mut s, 0b1110), Lookup::Open(_)));
+    }
 }
