@@ -75,11 +75,12 @@ enum Lookup {
 }
 
 /// A node being searched that the table of dead states did not know: its code, and what
-/// had been reached before its search.
+/// had been reached before its search (the placements only where the table measures
+/// them, [`DeadStates::measures`]).
 struct Pending {
     code: u64,
     leaves: u64,
-    placed: u64,
+    placed: Option<u64>,
 }
 
 /// In [`State::undecided`] one level below a node that consults the table of dead
@@ -100,8 +101,10 @@ trait Narrower<W>: Send {
         judged: (u64, W),
     ) -> bool;
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]);
-    /// [`State::reached`].
-    fn reached(&self, left: usize) -> (u64, u64);
+    /// [`State::leaves`].
+    fn leaves(&self) -> u64;
+    /// [`State::placed`].
+    fn placed(&self, left: usize) -> u64;
     /// Whether this solver or a narrower one can keep dead states.
     fn memoizes(&self) -> bool;
 }
@@ -229,8 +232,12 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         self.state.stop
     }
 
-    fn reached(&self, left: usize) -> (u64, u64) {
-        self.state.reached(left)
+    fn leaves(&self) -> u64 {
+        self.state.leaves()
+    }
+
+    fn placed(&self, left: usize) -> u64 {
+        self.state.placed(left)
     }
 
     fn memoizes(&self) -> bool {
@@ -399,13 +406,13 @@ impl<T: Tables> State<T> {
         if dead.probe(left, occ, code) {
             return Lookup::Dead;
         }
+        let measured = dead.measures(left);
         // Overwritten by the node's search once past its symmetry check ([`UNJUDGED`]).
         self.undecided[t.pieces().wrapping_sub(left).wrapping_add(1) & 63] = UNJUDGED;
-        let (leaves, placed) = self.reached(left);
         Lookup::Open(Pending {
             code,
-            leaves,
-            placed,
+            leaves: self.leaves(),
+            placed: measured.then(|| self.placed(left)),
         })
     }
 
@@ -417,11 +424,11 @@ impl<T: Tables> State<T> {
     /// subtree short, and the node has no completion at all, whatever the path to it.
     #[inline(never)]
     fn settle(&mut self, t: T, left: usize, occ: T::Word, pending: Pending) {
-        let (leaves, placed) = self.reached(left);
         let below = t.pieces().wrapping_sub(left).wrapping_add(1) & 63;
-        let found = leaves == pending.leaves && !self.stop && self.undecided[below] == 0;
+        let found = self.leaves() == pending.leaves && !self.stop && self.undecided[below] == 0;
+        let placements = pending.placed.map(|before| self.placed(left) - before);
         if let Some(dead) = &mut self.dead {
-            dead.searched(left, occ, pending.code, placed - pending.placed, found);
+            dead.searched(left, occ, pending.code, placements, found);
         }
     }
 
@@ -506,15 +513,20 @@ impl<T: Tables> State<T> {
         self.expand::<L, I>(t, ctx, occ, avail);
     }
 
-    /// The solutions (or, at a floor, nodes) this solver and its tails have reached, and
-    /// the placements they have made with at most `left` pieces left, since their counts
-    /// were last cleared: around the search of a node with `left` pieces left, what
-    /// changes is what that search reached and placed. Read only around the nodes that
-    /// consult the table of dead states, so that a placement costs no more than its count.
-    fn reached(&self, left: usize) -> (u64, u64) {
+    /// The solutions (or, at a floor, nodes) this solver and its tails have reached: a
+    /// node below which it does not change has no solution.
+    fn leaves(&self) -> u64 {
+        self.leaves + self.tail.as_ref().map_or(0, |t| t.leaves())
+    }
+
+    /// The placements this solver and its tails have made with at most `left` pieces
+    /// left, since their counts were last cleared: around the search of a node with `left`
+    /// pieces left, what changes is what that search placed. Read only around the nodes
+    /// whose subtrees the table of dead states measures, so that a placement costs no
+    /// more than its count.
+    fn placed(&self, left: usize) -> u64 {
         let placed: u64 = self.fits[..=left & 63].iter().sum();
-        let (leaves, below) = self.tail.as_ref().map_or((0, 0), |t| t.reached(left));
-        (self.leaves + leaves, placed + below)
+        placed + self.tail.as_ref().map_or(0, |t| t.placed(left))
     }
 
     /// The search below a node, past the checks of [`State::search_in`]: the E or the F
