@@ -111,6 +111,13 @@ impl<W: Word> DeadStates<W> {
         }
     }
 
+    /// What one piece of shape `s` weighs in the code of the pieces left: the code of a
+    /// node's child where that piece was placed is the node's less this.
+    #[inline(always)]
+    pub fn weight(&self, s: usize) -> u64 {
+        self.weights[s & 63]
+    }
+
     /// Looks a node with `left` pieces left up: true when it is dead. Every
     /// [`MEMO_REVIEW`] probes, the level is dropped unless it [`pays`](DeadStates::pays).
     #[inline(always)]
@@ -123,6 +130,13 @@ impl<W: Word> DeadStates<W> {
             self.levels &= !(1 << level);
         }
         dead
+    }
+
+    /// Asks the processor to bring the slot of a state into its cache, ahead of its
+    /// lookup: the table is far larger than the caches, and a lookup waits for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, occ: W, code: u64) {
+        self.table.prefetch(occ, code);
     }
 
     /// Whether the placements below the node with `left` pieces left that
@@ -252,6 +266,24 @@ impl<W: Word> Memo<W> {
         let at = Self::slot(self.bits, limbs, code);
         let s = &self.slots[at..at + Self::STRIDE];
         s[0] == code && code != 0 && s[1..] == limbs[..Self::LIMBS]
+    }
+
+    /// [`DeadStates::prefetch`].
+    #[inline(always)]
+    pub fn prefetch(&self, occ: W, code: u64) {
+        let at = Self::slot(self.bits, Self::limbs(occ), code);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(slot) = self.slots.get(at) {
+            // SAFETY: a prefetch only hints at an address; it reads nothing and cannot
+            // fault, and this one is in the table anyway.
+            #[allow(unused_unsafe)]
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast::<i8>());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = at;
     }
 
     /// Records a dead state (`code` not zero).
@@ -389,6 +421,15 @@ mod tests {
         let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3]).unwrap();
         assert_eq!(dead.code(false, 0, &[2, 1, 3]), 2 + 3 + 18);
         assert_eq!(dead.code(false, 0, &[1, 0, 2]), 1 + 12);
+        // A piece placed takes its weight off the code.
+        assert_eq!(
+            dead.code(false, 0, &[2, 1, 3]) - dead.weight(2),
+            dead.code(false, 0, &[2, 1, 2])
+        );
+        assert_eq!(
+            dead.code(false, 0, &[1, 0, 2]) - dead.weight(0),
+            dead.code(false, 0, &[0, 0, 2])
+        );
         let mut codes: Vec<u64> = (0..3)
             .flat_map(|a| (0..2).flat_map(move |b| (0..4).map(move |c| [a, b, c])))
             .map(|copies| dead.code(false, 0, &copies))

@@ -613,6 +613,12 @@ impl<T: Tables> State<T> {
                 fits_of_words(list, occ, avail, base, stop)
             };
             self.attempts[L::LEFT & 63] += tried as u64;
+            if L::LEFT > MEMO_FROM
+                && fits != 0
+                && (self.dead.as_ref()).is_some_and(|d| d.consulted(L::LEFT.wrapping_sub(1)))
+            {
+                self.prefetch_below(t, list, occ, avail, base, fits);
+            }
             while fits != 0 {
                 let k = base + fits.trailing_zeros() as usize;
                 fits &= fits - 1;
@@ -644,6 +650,38 @@ impl<T: Tables> State<T> {
                 }
             }
             base = stop;
+        }
+    }
+
+    /// Where the level below consults the table of dead states: brings the slots of the
+    /// nodes that the fits of a block (`fits`, from image `base` of `list`) lead to into
+    /// the cache at once, so that their lookups wait for memory together rather than one
+    /// by one (one-sided 18x5, one thread: 11.2 -> 7.3 s).
+    #[inline(never)]
+    fn prefetch_below(
+        &self,
+        t: T,
+        list: &List<'_, T::Word>,
+        occ: T::Word,
+        avail: u64,
+        base: usize,
+        mut fits: u64,
+    ) {
+        let Some(dead) = &self.dead else {
+            return;
+        };
+        let one_per_shape = t.one_per_shape();
+        let code = dead.code(one_per_shape, avail, &self.copies[..t.copies().len()]);
+        while fits != 0 {
+            let k = base + fits.trailing_zeros() as usize;
+            fits &= fits - 1;
+            let s = list.shapes[k] as usize & 63;
+            let below = if one_per_shape {
+                avail & !(1u64 << s)
+            } else {
+                code - dead.weight(s)
+            };
+            dead.prefetch(occ | list.masks[k], below);
         }
     }
 
