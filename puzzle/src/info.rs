@@ -31,6 +31,18 @@ fn first_info(puzzle: &Puzzle, stage: &FirstStage, redundancy: &Redundancy) -> F
     }
 }
 
+/// The first stage of `-r NAME` for piece `piece` under `group`, as the runtime reads it:
+/// what the filter piece's choice ([`crate::solve`]) measures each candidate with.
+pub(crate) fn filter_first(
+    puzzle: &Puzzle,
+    piece: usize,
+    group: &[Symmetry],
+) -> Result<FirstInfo, NotApplicable> {
+    let redundancy = Redundancy::Piece(puzzle.pieces[piece].name.clone());
+    let stage = puzzle.first_stage(&redundancy, group)?;
+    Ok(first_info(puzzle, &stage, &redundancy))
+}
+
 fn elements(group: &[Symmetry]) -> Vec<Element> {
     group
         .iter()

@@ -569,7 +569,7 @@ impl Puzzle {
 
     /// The pieces that can carry the symmetry breaking under `group`: uniquely shaped,
     /// and their own mirror image when the group turns pieces over.
-    fn filter_candidates(&self, group: &[Symmetry]) -> Vec<usize> {
+    pub fn filter_candidates(&self, group: &[Symmetry]) -> Vec<usize> {
         let mirroring = group.iter().any(Symmetry::mirrors);
         self.shapes
             .iter()

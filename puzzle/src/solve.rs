@@ -3,24 +3,35 @@
 //! for the FILA engine the lowering. The `fila` executable and the fuzz target that checks
 //! the engines against each other both go through it.
 
+use std::sync::Mutex;
+
+use runtime::output::Stats;
+use runtime::plan::Plan;
+use runtime::split::{subtrees, walk};
 use runtime::{Options, PuzzleInfo, RedundancyFilter, Search};
 
 use crate::engine::DlxSearch;
-use crate::info::puzzle_info;
+use crate::info::{filter_first, puzzle_info};
 use crate::limits::{Bytes, Engine, Limits};
 use crate::lower::Ir;
-use crate::model::{Puzzle, Redundancy};
+use crate::model::{Puzzle, Redundancy, SymmetryMode};
 
 /// One puzzle ready to solve: its description, and the FILA engine's IR when it runs on
 /// the FILA engine (else dancing links).
 pub struct Prepared {
     pub info: PuzzleInfo,
     pub ir: Option<Ir>,
+    /// The solver the filter piece was chosen with, its tables built: the first
+    /// [`Prepared::search`] takes it rather than building them again.
+    built: Mutex<Option<Box<dyn Search>>>,
 }
 
 impl Prepared {
     /// A solver for the puzzle, on the engine it was prepared for.
     pub fn search(&self) -> Box<dyn Search> {
+        if let Some(built) = self.built.lock().ok().and_then(|mut b| b.take()) {
+            return built;
+        }
         match &self.ir {
             Some(ir) => crate::fila::solver(ir),
             None => Box::new(DlxSearch::new(&self.info)),
@@ -74,27 +85,174 @@ pub fn prepare(
     let mut info = puzzle_info(&puzzle, &redundancy, dlx).map_err(|why| why.0)?;
     info.pruning.volume_filter = volume_filter;
     if !fila {
-        return Ok(Prepared { info, ir: None });
+        return Ok(Prepared {
+            info,
+            ir: None,
+            built: Mutex::new(None),
+        });
     }
     let pieces = puzzle.mobile_pieces();
     let f_from = options.f_from.unwrap_or(defaults.f_from).min(pieces);
     match crate::fila::lower(&puzzle, f_from, f_from < pieces) {
         Ok(ir) => {
-            info.engine = format!(
-                "{}; by default {}",
-                crate::fila::describe(&ir),
-                defaults.why
-            );
             info.order = Some(runtime::Order {
                 f_from: defaults.f_from.min(pieces),
                 e_stage: ir.e_stage.is_some(),
             });
-            Ok(Prepared { info, ir: Some(ir) })
+            let mut built = None;
+            let mut chose = String::new();
+            if options.redundancy == RedundancyFilter::Auto && options.goal == 0 {
+                let mut search = crate::fila::solver(&ir);
+                if let Some(choice) = choose_filter(&puzzle, &info, options, search.as_mut()) {
+                    let name = puzzle.pieces[choice.piece].name.clone();
+                    let order = info.order;
+                    info =
+                        puzzle_info(&puzzle, &Redundancy::Piece(name), dlx).map_err(|why| why.0)?;
+                    info.pruning.volume_filter = volume_filter;
+                    info.order = order;
+                    chose = format!("; {}", choice.why);
+                }
+                built = Some(search);
+            }
+            info.engine = format!(
+                "{}; by default {}{chose}",
+                crate::fila::describe(&ir),
+                defaults.why
+            );
+            Ok(Prepared {
+                info,
+                ir: Some(ir),
+                built: Mutex::new(built),
+            })
         }
         Err(why) if engine.is_none() => {
             info.engine = format!("{dlx} (not the FILA engine: {})", why.0);
-            Ok(Prepared { info, ir: None })
+            Ok(Prepared {
+                info,
+                ir: None,
+                built: Mutex::new(None),
+            })
         }
         Err(why) => Err(format!("--engine fila: {}", why.0)),
     }
+}
+
+/// The walks that size the choice: the automatic piece's, spread over its first images.
+const SIZING_WALKS: usize = 256;
+/// The walks a subtree gets: the tree is split into about a sixteenth as many subtrees
+/// as there are walks.
+const WALKS_PER_SUBTREE: usize = 16;
+/// The walks of the choice may try this share of the placements the search would try
+/// with the automatic piece, as the sizing walks estimate them (a walk's placement costs
+/// 30 to 120 ns, with the set-up of a search at each node it expands; one of the
+/// search's, 28 ns on the Tetris Cube and, with the table of dead states, 6 ns on the
+/// one-sided 18x5 for each placement the walks estimate)...
+const CHOICE_SHARE: f64 = 0.02;
+/// ...and it is made only where that buys each candidate at least this many walks.
+/// Fewer rank the pieces badly: on the Tetris Cube, 256 and 2,449 walks a piece put E
+/// before L (their searches took 9.1 and 6.9 s), 4,096 and 65,536 ranked L first.
+const MIN_WALKS: usize = 1024;
+/// The most walks a candidate gets: 0.26 s in all on the one-sided 18x5 (6 candidates,
+/// 8 s of search after the choice), 0.3 s on the Tetris Cube (12).
+const MAX_WALKS: usize = 4096;
+
+/// The filter piece `-r #` constrains on the FILA engine, and why.
+struct Choice {
+    piece: usize,
+    why: String,
+}
+
+/// Chooses the filter piece for `-r #` on the FILA engine by measurement, where the
+/// search is long enough to repay it. The filter piece is placed first, in each of its
+/// images up to the box's symmetry, and the E or F order fills the box around it: a piece
+/// that leaves awkward holes there makes every subtree larger. On the Tetris Cube the
+/// model's automatic piece (A, the best at removing redundancy) took 21.5 s, and L 6.9 s
+/// (one thread, this machine).
+///
+/// For each piece that can carry the filter, Knuth's walks down the solver's own tree
+/// (from the nodes of its first few levels, [`WALKS_PER_SUBTREE`] walks each) estimate the
+/// placements its search would try, and the fewest win. A first round of [`SIZING_WALKS`] on the automatic piece sizes the search; the
+/// candidates then get walks worth [`CHOICE_SHARE`] of it, or the automatic piece is kept
+/// where that is under [`MIN_WALKS`] each. The walks depend only on the puzzle and the
+/// options, never on the machine or the threads, so every shard and resumed run of a
+/// puzzle chooses the same piece. `None`: the model's piece, unmeasured.
+fn choose_filter(
+    puzzle: &Puzzle,
+    info: &PuzzleInfo,
+    options: &Options,
+    search: &mut dyn Search,
+) -> Option<Choice> {
+    let mode = if options.mirror && info.mirror.is_ok() {
+        SymmetryMode::Mirror
+    } else {
+        SymmetryMode::Rotations
+    };
+    let group = puzzle.group(mode).ok()?;
+    let candidates = puzzle.filter_candidates(&group);
+    if group.len() < 2 || candidates.len() < 2 {
+        return None;
+    }
+    let auto = puzzle.auto_piece(&group)?;
+    let plan = Plan::resolve(info, options).ok()?;
+    // The placements the walks estimate with `piece` as the filter's, and what they tried.
+    let mut measure = |piece: usize, walks: usize| -> Option<(f64, u64)> {
+        let first = filter_first(puzzle, piece, &group).ok()?;
+        let plan = Plan {
+            first: &first,
+            notes: Vec::new(),
+            ..plan.clone()
+        };
+        // Walks from whole levels of the tree rather than from the first images alone:
+        // each subtree gets its share of the walks, and the estimate varies far less
+        // (the one-sided 15x6 with 4,096 walks a piece: T before X from the first images,
+        // whose searches `--estimate` puts at 6.8 and 4.2 G placements).
+        let mut upper = Stats::new(info.pieces_to_place());
+        let subtrees = subtrees(info, &plan, search, walks / WALKS_PER_SUBTREE, &mut upper);
+        let probes = walks
+            .div_ceil(subtrees.len().max(1))
+            .max(WALKS_PER_SUBTREE / 4);
+        let split: u64 = upper.attempts.iter().sum();
+        let (mut attempts, mut cost) = (split as f64, split);
+        for (k, subtree) in subtrees.iter().enumerate() {
+            let walked = walk(info, &plan, search, subtree, (k, 0), probes);
+            attempts += walked.attempts;
+            cost += walked.cost;
+        }
+        Some((attempts, cost))
+    };
+    let (sized, cost) = measure(auto, SIZING_WALKS)?;
+    let per_walk = cost as f64 / SIZING_WALKS as f64;
+    let walks = (CHOICE_SHARE * sized / (candidates.len() as f64 * per_walk.max(1.0)))
+        .min(MAX_WALKS as f64) as usize;
+    if walks < MIN_WALKS {
+        return None;
+    }
+    let mut measured = Vec::with_capacity(candidates.len());
+    for &p in &candidates {
+        measured.push((p, measure(p, walks)?.0));
+    }
+    // The fewest placements; on a tie, the automatic piece, then the first candidate.
+    let &(best, attempts) = measured
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1).then((b.0 == auto).cmp(&(a.0 == auto))))?;
+    let name = |p: usize| &puzzle.pieces[p].name;
+    let why = if best == auto {
+        format!(
+            "filter piece {} (the automatic one): the fewest placements of {} candidates by \
+             Knuth's walks ({walks} each; about {attempts:.3e})",
+            name(auto),
+            candidates.len(),
+        )
+    } else {
+        let auto_attempts = measured.iter().find(|m| m.0 == auto).map_or(0.0, |m| m.1);
+        format!(
+            "filter piece {} rather than {} (the automatic one): the fewest placements of \
+             {} candidates by Knuth's walks ({walks} each; about {attempts:.3e} against \
+             {auto_attempts:.3e})",
+            name(best),
+            name(auto),
+            candidates.len(),
+        )
+    };
+    Some(Choice { piece: best, why })
 }

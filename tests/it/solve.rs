@@ -245,6 +245,45 @@ fn tetriscube() {
     assert_eq!(number(&map, "GROUP_ORDER"), 24);
 }
 
+/// `-r #` on the FILA engine measures, where the search is long, each piece that can carry
+/// the filter by Knuth's walks: on the Tetris Cube it takes L, whose search is three times
+/// shorter than the automatic A's, says so in `ENGINE=`, and chooses the same on a shard
+/// and on two threads (a shard that chose another piece would search another partition).
+/// A named piece is kept as named, and a short search (10x6) keeps the automatic piece
+/// unmeasured.
+#[test]
+fn the_filter_piece_is_measured_where_the_search_is_long() {
+    let run = |file: &str, args: &[&str]| {
+        let mut all = vec!["solve", "-q", "-i", "--limit", "1"];
+        all.extend_from_slice(args);
+        all.push(file);
+        let out = run_fila(&all, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let map = crate::common::report(&stdout(&out));
+        (
+            value_of(&map, "REDUNDANCY_FILTER").to_string(),
+            value_of(&map, "ENGINE").to_string(),
+        )
+    };
+    let tetris = "puzzles/tetriscube.txt";
+    let (filter, engine) = run(tetris, &["-j", "1"]);
+    assert_eq!(filter, "L", "{engine}");
+    assert!(
+        engine.contains("filter piece L rather than A (the automatic one)"),
+        "{engine}"
+    );
+    assert_eq!(
+        run(tetris, &["-j", "2", "--shard", "2/3"]),
+        (filter, engine)
+    );
+    let (named, engine) = run(tetris, &["-r", "A"]);
+    assert_eq!(named, "A");
+    assert!(!engine.contains("Knuth"), "{engine}");
+    let (auto, engine) = run("puzzles/pentomino_10x6.txt", &[]);
+    assert_eq!(auto, "X");
+    assert!(!engine.contains("Knuth"), "{engine}");
+}
+
 /// `--limit N` stops after N solutions, listed or not.
 #[test]
 fn limit_stops_the_search() {
