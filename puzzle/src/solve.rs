@@ -137,7 +137,7 @@ pub fn prepare(
     }
 }
 
-/// The walks that size the choice: the automatic piece's, spread over its first images.
+/// The walks that size the choice, on the automatic piece.
 const SIZING_WALKS: usize = 256;
 /// The walks a subtree gets: the tree is split into about a sixteenth as many subtrees
 /// as there are walks.
@@ -170,12 +170,14 @@ struct Choice {
 /// (one thread, this machine).
 ///
 /// For each piece that can carry the filter, Knuth's walks down the solver's own tree
-/// (from the nodes of its first few levels, [`WALKS_PER_SUBTREE`] walks each) estimate the
-/// placements its search would try, and the fewest win. A first round of [`SIZING_WALKS`] on the automatic piece sizes the search; the
-/// candidates then get walks worth [`CHOICE_SHARE`] of it, or the automatic piece is kept
-/// where that is under [`MIN_WALKS`] each. The walks depend only on the puzzle and the
-/// options, never on the machine or the threads, so every shard and resumed run of a
-/// puzzle chooses the same piece. `None`: the model's piece, unmeasured.
+/// (from the nodes of its first few levels, [`WALKS_PER_SUBTREE`] walks each) estimate
+/// the placements its search would try, and the fewest win. A first round of
+/// [`SIZING_WALKS`] on the automatic piece sizes the search; the candidates then get walks
+/// worth [`CHOICE_SHARE`] of it, or the automatic piece is kept where that is under
+/// [`MIN_WALKS`] each. The walks depend only on the puzzle and the options (their seeds
+/// on the subtree, their count on the sizing walks), never on the machine, the kernels
+/// or the threads, so every shard and resumed run of a puzzle chooses the same piece.
+/// `None`: the model's piece, unmeasured.
 fn choose_filter(
     puzzle: &Puzzle,
     info: &PuzzleInfo,
