@@ -293,7 +293,7 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
     if let Err(message) = runtime::interrupt::install() {
         eprintln!("warning: {message}");
     }
-    for p in &prepared {
+    for p in &mut prepared {
         if let Some(status) = runtime::interrupt::exit_status() {
             // A signal stopped the puzzle before: the next ones are not begun.
             let _ = out.flush();

@@ -370,7 +370,7 @@ fn run(puzzle: &Puzzle, engine: Engine, args: &[String], shards: u32) -> Option<
         }
         let options = Options::try_parse_from(all).expect("the fuzzer's options parse");
         let limits = Limits::default();
-        let prepared = prepare(puzzle.clone(), &options, Some(engine), &limits).ok()?;
+        let mut prepared = prepare(puzzle.clone(), &options, Some(engine), &limits).ok()?;
         let mut out = Vec::new();
         let mut search = prepared.search();
         let summary = runtime::run(&prepared.info, search.as_mut(), &options, &mut out).ok()?;

@@ -3,8 +3,6 @@
 //! for the FILA engine the lowering. The `fila` executable and the fuzz target that checks
 //! the engines against each other both go through it.
 
-use std::sync::Mutex;
-
 use runtime::output::Stats;
 use runtime::plan::Plan;
 use runtime::split::{subtrees, walk};
@@ -21,15 +19,18 @@ use crate::model::{Puzzle, Redundancy, SymmetryMode};
 pub struct Prepared {
     pub info: PuzzleInfo,
     pub ir: Option<Ir>,
+    /// The filter piece `-r #` was given by measurement (Knuth's walks, where the search
+    /// is long enough to repay them); `None` where it was not measured.
+    pub measured_filter: Option<Choice>,
     /// The solver the filter piece was chosen with, its tables built: the first
     /// [`Prepared::search`] takes it rather than building them again.
-    built: Mutex<Option<Box<dyn Search>>>,
+    built: Option<Box<dyn Search>>,
 }
 
 impl Prepared {
     /// A solver for the puzzle, on the engine it was prepared for.
-    pub fn search(&self) -> Box<dyn Search> {
-        if let Some(built) = self.built.lock().ok().and_then(|mut b| b.take()) {
+    pub fn search(&mut self) -> Box<dyn Search> {
+        if let Some(built) = self.built.take() {
             return built;
         }
         match &self.ir {
@@ -88,7 +89,8 @@ pub fn prepare(
         return Ok(Prepared {
             info,
             ir: None,
-            built: Mutex::new(None),
+            measured_filter: None,
+            built: None,
         });
     }
     let pieces = puzzle.mobile_pieces();
@@ -100,17 +102,19 @@ pub fn prepare(
                 e_stage: ir.e_stage.is_some(),
             });
             let mut built = None;
+            let mut measured_filter = None;
             let mut chose = String::new();
             if options.redundancy == RedundancyFilter::Auto && options.goal == 0 {
                 let mut search = crate::fila::solver(&ir);
                 if let Some(choice) = choose_filter(&puzzle, &info, options, search.as_mut()) {
                     let name = puzzle.pieces[choice.piece].name.clone();
                     let order = info.order;
-                    info =
-                        puzzle_info(&puzzle, &Redundancy::Piece(name), dlx).map_err(|why| why.0)?;
+                    info = puzzle_info(&puzzle, &Redundancy::Piece(name.clone()), dlx)
+                        .map_err(|why| why.0)?;
                     info.pruning.volume_filter = volume_filter;
                     info.order = order;
                     chose = format!("; {}", choice.why);
+                    measured_filter = Some(choice);
                 }
                 built = Some(search);
             }
@@ -122,7 +126,8 @@ pub fn prepare(
             Ok(Prepared {
                 info,
                 ir: Some(ir),
-                built: Mutex::new(built),
+                measured_filter,
+                built,
             })
         }
         Err(why) if engine.is_none() => {
@@ -130,7 +135,8 @@ pub fn prepare(
             Ok(Prepared {
                 info,
                 ir: None,
-                built: Mutex::new(None),
+                measured_filter: None,
+                built: None,
             })
         }
         Err(why) => Err(format!("--engine fila: {}", why.0)),
@@ -157,9 +163,12 @@ const MIN_WALKS: usize = 1024;
 const MAX_WALKS: usize = 4096;
 
 /// The filter piece `-r #` constrains on the FILA engine, and why.
-struct Choice {
-    piece: usize,
-    why: String,
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The piece, an index into the model's pieces.
+    pub piece: usize,
+    /// What `-i`'s `ENGINE=` says of the choice: the candidates, walks and estimates.
+    pub why: String,
 }
 
 /// Chooses the filter piece for `-r #` on the FILA engine by measurement, where the

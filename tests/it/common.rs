@@ -167,7 +167,7 @@ pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess
     use puzzle::limits::{Engine, Limits};
     let puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
     let puzzle = puzzles.into_iter().next().ok_or("no puzzle in the text")?;
-    let prepared = puzzle::solve::prepare(puzzle, opts, Some(Engine::Dlx), &Limits::default())?;
+    let mut prepared = puzzle::solve::prepare(puzzle, opts, Some(Engine::Dlx), &Limits::default())?;
     let mut search = prepared.search();
     let mut out: Vec<u8> = Vec::new();
     let summary = runtime::run(&prepared.info, search.as_mut(), opts, &mut out).map_err(|e| e.0)?;

@@ -113,6 +113,39 @@ fn every_copy_of_the_kernels_counts_alike() {
     }
 }
 
+/// `fila solve -r #` chooses the Tetris Cube's filter piece by Knuth's walks
+/// (`puzzle::solve`), and a shard or a resumed run must choose it as its run did, on
+/// whatever processor it runs: every copy of the kernels walks the same tree, children in
+/// the same order, so the estimates, and the piece, are the same to the last digit.
+#[test]
+fn every_copy_of_the_kernels_chooses_the_same_filter_piece() {
+    let args = [
+        "solve",
+        "-q",
+        "-i",
+        "-j",
+        "1",
+        "--limit",
+        "1",
+        "puzzles/tetriscube.txt",
+    ];
+    let chosen = |k: Kernels| {
+        let output = run(fila(), &args, Some(k.name()), None);
+        assert!(output.status.success(), "{}: {}", k.name(), stderr(&output));
+        let r = report(&stdout(&output));
+        assert_eq!(value_of(&r, "KERNELS"), k.name());
+        (
+            value_of(&r, "REDUNDANCY_FILTER").to_string(),
+            value_of(&r, "ENGINE").to_string(),
+        )
+    };
+    let portable = chosen(Kernels::Portable);
+    assert!(portable.1.contains("Knuth's walks"), "{}", portable.1);
+    for k in Kernels::ALL.into_iter().filter(|k| k.supported()) {
+        assert_eq!(chosen(k), portable, "{}", k.name());
+    }
+}
+
 /// Under emulated processors: a Haswell (AVX2, BMI2, no AVX-512), a Nehalem (SSE4.2 and
 /// POPCNT, no AVX) and QEMU's own baseline x86-64. Skipped where qemu-user is missing,
 /// unless `FILA_REQUIRE_QEMU` is set (as `.ci/run` does, after installing it).
