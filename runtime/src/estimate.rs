@@ -27,15 +27,44 @@ use crate::split;
 pub fn thread_seconds() -> f64 {
     #[cfg(unix)]
     {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime only writes the timespec it is given.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
-        }
+        cpu_seconds(libc::CLOCK_THREAD_CPUTIME_ID)
     }
+    #[cfg(not(unix))]
+    {
+        wall_seconds()
+    }
+}
+
+/// The CPU time every thread of this process has used, in seconds: what a run on worker
+/// threads costs, less what other processes took. (Wall time where there is no such
+/// clock.)
+pub fn process_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        cpu_seconds(libc::CLOCK_PROCESS_CPUTIME_ID)
+    }
+    #[cfg(not(unix))]
+    {
+        wall_seconds()
+    }
+}
+
+#[cfg(unix)]
+fn cpu_seconds(clock: libc::clockid_t) -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    if unsafe { libc::clock_gettime(clock, &mut ts) } == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        wall_seconds()
+    }
+}
+
+/// Seconds since the first call.
+fn wall_seconds() -> f64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }

@@ -20,16 +20,25 @@ fn tune(base: &generator::Config, fixed: xtask::tune::Fixed) -> (generator::Conf
 #[test]
 fn tuning_measures_every_setting_and_chooses_one() {
     let (config, log) = tune(&generator::Config::default(), Default::default());
-    // The Soma (7 pieces): every switch point but the one equal to F throughout, then
-    // the volume backtrack at every level it can act, then parity; its volume filter
-    // drops nothing, so it is not tried.
+    // The Soma (7 pieces) is too short a search for its filter piece to be measured.
+    assert!(log.contains("-r # (the filter piece not measured"), "{log}");
+    // Its switch points (F from 0 to 5 pieces left, and F throughout) swept coarsely,
+    // every third and the last, then near the best; the volume backtrack at every level
+    // it can act (testing at every level cuts placements here), then parity; its volume
+    // filter drops nothing, so it is not tried.
     let measured = log.lines().filter(|l| l.starts_with("  -V=false")).count();
-    assert!(measured >= 7 + 5 + 1, "{measured} measurements:\n{log}");
+    assert!(measured >= 3 + 5 + 1, "{measured} measurements:\n{log}");
     assert!(!log.contains("-V=true"), "{log}");
-    for f_from in [0, 3, 5, 7] {
+    for f_from in [0, 3, 7] {
         assert!(
             log.contains(&format!("--f-from {f_from:<2} -v off -p=false")),
             "--f-from {f_from} not measured:\n{log}"
+        );
+    }
+    for v in 0..5 {
+        assert!(
+            log.contains(&format!("-v {v:<3} -p=false")),
+            "-v {v}:\n{log}"
         );
     }
     assert!(

@@ -9,15 +9,20 @@
 //! solver would be: Knuth's estimate of every subtree of the search and a timed full
 //! search of an even sample of them (see `runtime::estimate`), read back from its report.
 //! The sample is sized so that a measurement takes about [`BUDGET`] seconds of search; a
-//! puzzle that small is searched whole, and timed.
+//! puzzle that small is searched whole, and timed. A search run whole is a run as the
+//! solver's users make it, with the table of dead states, which `--estimate` leaves out.
 //!
-//! The switch point is chosen first, then the volume backtrack, then the parity
-//! backtrack, each keeping the best found so far. The backtracks are measured on the
-//! subtrees and sample of the search without them (`--estimate-split-unpruned`), so that
-//! what they save is measured on the same work; one is kept only when it cuts the
-//! placements. Then the defaults and the best few settings are measured again, searched
-//! whole when that takes under [`WHOLE_BUDGET`] seconds, else on a sample eight times as
-//! large, and the fastest of that round wins, where "fastest" takes
+//! The filter piece of `-r #` is measured first, as `fila solve` measures it (Knuth's
+//! walks, where the search is long enough to repay them), and kept for the rest. The
+//! switch point is chosen next (swept with one volume-filter setting, the other measured
+//! at the default and at the point chosen), then the volume backtrack (every threshold
+//! only where testing at every level cuts placements), then the parity backtrack, each
+//! keeping the best found so far. The backtracks are measured on the subtrees and sample
+//! of the search without them (`--estimate-split-unpruned`), so that what they save is
+//! measured on the same work; one is kept only when it cuts the placements. Then the
+//! defaults and the best few settings are measured again, searched whole when that takes
+//! under [`WHOLE_BUDGET`] seconds, else on a sample eight times as large, and the fastest
+//! of that round wins, where "fastest" takes
 //! differences under [`MARGIN`] for noise and then prefers the default, and settings
 //! that do less at run time. What the user gave on the command line is kept as given
 //! and not tuned.
@@ -44,6 +49,9 @@ pub const BUDGET: f64 = 0.1;
 const MIN_SAMPLE: usize = 8;
 /// Settings measured again in the final round.
 const FINALISTS: usize = 3;
+/// The switch point is swept at every this many points, then at every point near the
+/// best of those: on the one-sided 18x5, at most 11 measurements rather than 18.
+const COARSE_STEP: usize = 3;
 /// Seconds of search (by the first round's estimates) the final round may spend
 /// searching every finalist whole; beyond that it measures eight times the sample.
 ///
@@ -131,6 +139,8 @@ pub struct Measured {
 struct Engine {
     volume_filter: bool,
     info: runtime::PuzzleInfo,
+    /// The lowered puzzle, for a fresh solver per search run whole.
+    ir: puzzle::lower::Ir,
     search: Box<dyn runtime::Search>,
 }
 
@@ -162,6 +172,7 @@ impl Engine {
             volume_filter,
             info,
             search: puzzle::fila::solver(&ir),
+            ir,
         })
     }
 }
@@ -192,8 +203,13 @@ fn measure(
     Ok(best)
 }
 
-/// One run of `--estimate=sample` with `setting`'s options, read back from its report.
+/// One run of `--estimate=sample` with `setting`'s options, read back from its report;
+/// with every subtree (`usize::MAX`), a run of the whole search as a user's would be
+/// ([`measure_whole`]).
 fn measure_once(engine: &mut Engine, setting: &Setting, sample: usize) -> Result<Measured, String> {
+    if sample == usize::MAX {
+        return measure_whole(engine, setting);
+    }
     // Split and walked without the backtracks, so that settings that differ only in
     // their backtracks are measured on the same subtrees, pairwise. (An estimate runs on
     // the calling thread, whatever `--threads` says.)
@@ -215,6 +231,39 @@ fn measure_once(engine: &mut Engine, setting: &Setting, sample: usize) -> Result
         setting: setting.clone(),
         seconds: report.estimated_seconds().map_err(unread)?,
         fits: report.estimated_fits().map_err(unread)?,
+        subtrees: report.subtrees().map_err(unread)? as usize,
+    })
+}
+
+/// One run of the whole search with `setting`'s options and the run's defaults besides,
+/// the table of dead states among them: what the solver will be run with. `--estimate`
+/// leaves the table out (its savings depend on what the search met before, so a sample
+/// cannot show them), and it cuts the one-sided 18x5's placements tenfold. A fresh
+/// solver each time: a table kept from an earlier run would make a later one look faster.
+/// The CPU time of the process, less the solver's set-up, is the measure.
+fn measure_whole(engine: &Engine, setting: &Setting) -> Result<Measured, String> {
+    let mut args = vec![
+        "-q".to_string(),
+        "-i".to_string(),
+        "-j".to_string(),
+        "1".to_string(),
+    ];
+    args.extend(setting.args());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let options = runtime::Options::from_args(&args)?;
+    let mut search = puzzle::fila::solver(&engine.ir);
+    let mut out = Vec::new();
+    let start = runtime::estimate::process_seconds();
+    runtime::run(&engine.info, search.as_mut(), &options, &mut out)
+        .map_err(|e| format!("{setting}: {}", e.0))?;
+    let seconds = runtime::estimate::process_seconds() - start;
+    let text = String::from_utf8_lossy(&out);
+    let unread = |e: runtime::report::ReportError| format!("{setting}: {e} in its report:\n{text}");
+    let report = runtime::report::Report::parse(&text).map_err(unread)?;
+    Ok(Measured {
+        setting: setting.clone(),
+        seconds,
+        fits: report.fits_total().map_err(unread)? as f64,
         subtrees: report.subtrees().map_err(unread)? as usize,
     })
 }
@@ -246,6 +295,30 @@ pub fn fastest(measured: &[Measured]) -> Option<&Measured> {
     measured
         .iter()
         .reduce(|best, m| if m.seconds < best.seconds { m } else { best })
+}
+
+/// The switch points a sweep measures first: every [`COARSE_STEP`]th of `points` (in
+/// order), and the last. Then [`near`] the best of them.
+pub fn coarse(points: &[usize]) -> Vec<usize> {
+    points
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k % COARSE_STEP == 0 || k + 1 == points.len())
+        .map(|(_, &f)| f)
+        .collect()
+}
+
+/// The switch points of `points` within [`COARSE_STEP`]` - 1` places of `best` on either
+/// side, which the coarse sweep skipped.
+pub fn near(points: &[usize], best: usize) -> Vec<usize> {
+    let at = points.iter().position(|&f| f == best).unwrap_or(0);
+    let reach = COARSE_STEP - 1;
+    let skipped = coarse(points);
+    points[at.saturating_sub(reach)..(at + reach + 1).min(points.len())]
+        .iter()
+        .copied()
+        .filter(|f| !skipped.contains(f))
+        .collect()
 }
 
 /// The thresholds tried for the volume backtrack: off, and every level from which it can
@@ -295,6 +368,51 @@ pub fn choose<'m>(
         })
 }
 
+/// `base` with `-r #` made a piece: the one `fila solve` would carry the filter on, which
+/// it measures by Knuth's walks where the search is long enough to repay them
+/// (`puzzle::solve`), so that the generated solver is tuned and built for the piece the
+/// run-time engine found best. A piece given or recorded is kept, and so is `-r #` where
+/// nothing was measured (the search is short, or the run-time engine cannot take the
+/// puzzle: tuning's own set-up then says why).
+fn measured_filter(label: &str, puzzle: &Puzzle, base: &Config, log: &mut dyn Write) -> Config {
+    if base.redundancy != Redundancy::Auto {
+        return base.clone();
+    }
+    let start = std::time::Instant::now();
+    let chosen = runtime::Options::from_args(&["-q"])
+        .ok()
+        .and_then(|options| {
+            puzzle::solve::prepare(
+                puzzle.clone(),
+                &options,
+                Some(puzzle::limits::Engine::Fila),
+                &puzzle::limits::Limits::default(),
+            )
+            .ok()?
+            .measured_filter
+        });
+    let mut config = base.clone();
+    match chosen {
+        Some(choice) => {
+            let name = puzzle.pieces[choice.piece].name.clone();
+            let _ = writeln!(
+                log,
+                "{label}: -r {name}, measured in {:.1} s: {}",
+                start.elapsed().as_secs_f64(),
+                choice.why
+            );
+            config.redundancy = Redundancy::Piece(name);
+        }
+        None => {
+            let _ = writeln!(
+                log,
+                "{label}: -r # (the filter piece not measured: the search is short, or not on the run-time FILA engine)"
+            );
+        }
+    }
+    config
+}
+
 /// Tunes the solver for the puzzle `text` (named `label`), starting from `base` and
 /// keeping what `fixed` says was given. Writes the measurements to `log`; returns the
 /// options to generate with.
@@ -309,6 +427,7 @@ pub fn tune(
     generator::generate(label, text, base).map_err(|d| generator::diag::render(&d))?;
     let puzzles = puzzle::load(label, text).map_err(|d| puzzle::diag::render(&d))?;
     let puzzle = &puzzles[0];
+    let base = &measured_filter(label, puzzle, base, log);
     let pieces = puzzle.mobile_pieces();
     let filters = if fixed.volume_filter {
         vec![base.pruning.volume_filter]
@@ -397,16 +516,25 @@ pub fn tune(
     // The settings still in the running: a backtrack that does not cut the placements
     // down can only cost time, however its measurement came out.
     let mut contenders: Vec<Measured> = Vec::new();
+    // The switch point the sweep with the first filter setting chose.
+    let mut swept: Option<usize> = None;
     for &filter in &filters {
         let unpruned = Setting {
             volume_filter: filter,
             ..first.clone()
         };
-        // The default first: it stays unless another is clearly faster.
-        let mut round = Vec::new();
-        for &f_from in
-            std::iter::once(&default_f_from).chain(f_froms.iter().filter(|&&f| f != default_f_from))
-        {
+        // The default first: it stays unless another is clearly faster. The switch
+        // point is swept with the first filter setting only, coarsely and then near the
+        // best; the other filter setting is measured at the default and at the point
+        // that sweep chose (the filter drops images that fit nowhere, which changes
+        // little of where E stops paying).
+        let mut points = vec![default_f_from];
+        match swept {
+            None => points.extend(coarse(&f_froms)),
+            Some(f) => points.push(f),
+        }
+        let mut round: Vec<Measured> = Vec::new();
+        for f_from in points {
             round.push(run(
                 Setting {
                     f_from,
@@ -418,19 +546,47 @@ pub fn tune(
         let mut best = choose(&round, &|s| s.f_from == default_f_from)
             .expect("a setting")
             .clone();
-        contenders.extend(round);
-        if !fixed.volume_backtrack {
-            let mut round = vec![best.clone()];
-            for volume_backtrack in thresholds(pieces) {
-                let m = run(
+        if swept.is_none() {
+            for f_from in near(&f_froms, best.setting.f_from) {
+                round.push(run(
                     Setting {
-                        volume_backtrack,
-                        ..best.setting.clone()
+                        f_from,
+                        ..unpruned.clone()
                     },
                     &mut all,
-                )?;
-                if prunes(&m, &best) {
-                    round.push(m);
+                )?);
+            }
+            best = choose(&round, &|s| s.f_from == default_f_from)
+                .expect("a setting")
+                .clone();
+        }
+        swept.get_or_insert(best.setting.f_from);
+        contenders.extend(round);
+        let levels = thresholds(pieces);
+        if !fixed.volume_backtrack && levels.len() > 1 {
+            let mut round = vec![best.clone()];
+            // Testing at every level (`-v 0`) first: the placements fall as the
+            // backtrack tests more levels (exactly so where a sample is searched, without
+            // the table of dead states), so where it cuts too few, no threshold cuts more.
+            let every_level = run(
+                Setting {
+                    volume_backtrack: Some(0),
+                    ..best.setting.clone()
+                },
+                &mut all,
+            )?;
+            if prunes(&every_level, &best) {
+                for volume_backtrack in levels {
+                    let m = run(
+                        Setting {
+                            volume_backtrack,
+                            ..best.setting.clone()
+                        },
+                        &mut all,
+                    )?;
+                    if prunes(&m, &best) {
+                        round.push(m);
+                    }
                 }
             }
             let incumbent = round[0].setting.clone();
@@ -605,6 +761,26 @@ mod tests {
         // Sampled: whole while the finalists fit the budget, else eight times the sample.
         assert_eq!(final_round(88, 1, WHOLE_BUDGET), (usize::MAX, 1));
         assert_eq!(final_round(88, 1, WHOLE_BUDGET + 1.0), (704, 2));
+    }
+
+    #[test]
+    fn the_switch_point_is_swept_coarsely_then_near_the_best() {
+        // The one-sided 18x5: F from 0 to 16 pieces left, and F throughout (18).
+        let points: Vec<usize> = (0..17).chain([18]).collect();
+        assert_eq!(coarse(&points), [0, 3, 6, 9, 12, 15, 18]);
+        assert_eq!(near(&points, 15), [13, 14, 16]);
+        assert_eq!(near(&points, 18), [16]);
+        assert_eq!(near(&points, 0), [1, 2]);
+        assert_eq!(near(&points, 7), [5, 7, 8]);
+        // Every point is measured, one way or the other, near the best.
+        for best in coarse(&points) {
+            let at = points.iter().position(|&f| f == best).unwrap();
+            for &f in &points[at.saturating_sub(2)..(at + 3).min(points.len())] {
+                assert!(coarse(&points).contains(&f) || near(&points, best).contains(&f));
+            }
+        }
+        assert_eq!(coarse(&[4]), [4]);
+        assert!(near(&[4], 4).is_empty());
     }
 
     #[test]
