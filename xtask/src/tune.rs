@@ -528,11 +528,12 @@ pub fn tune(
         // best; the other filter setting is measured at the default and at the point
         // that sweep chose (the filter drops images that fit nowhere, which changes
         // little of where E stops paying).
-        let mut points = vec![default_f_from];
-        match swept {
-            None => points.extend(coarse(&f_froms)),
-            Some(f) => points.push(f),
-        }
+        let others = match swept {
+            None => coarse(&f_froms),
+            Some(f) => vec![f],
+        };
+        let points = std::iter::once(default_f_from)
+            .chain(others.into_iter().filter(|&f| f != default_f_from));
         let mut round: Vec<Measured> = Vec::new();
         for f_from in points {
             round.push(run(
