@@ -116,7 +116,7 @@ fn every_copy_of_the_kernels_counts_alike() {
 /// `fila solve -r #` chooses the Tetris Cube's filter piece by Knuth's walks
 /// (`puzzle::solve`), and a shard or a resumed run must choose it as its run did, on
 /// whatever processor it runs: every copy of the kernels walks the same tree, children in
-/// the same order, so the estimates, and the piece, are the same to the last digit.
+/// the same order, so the estimates, and the piece, are the same in every digit `-i` prints.
 #[test]
 fn every_copy_of_the_kernels_chooses_the_same_filter_piece() {
     let args = [

@@ -213,26 +213,17 @@ fn measure_once(engine: &mut Engine, setting: &Setting, sample: usize) -> Result
     // Split and walked without the backtracks, so that settings that differ only in
     // their backtracks are measured on the same subtrees, pairwise. (An estimate runs on
     // the calling thread, whatever `--threads` says.)
-    let mut args = vec![
+    let args = vec![
         format!("--estimate={sample}"),
         "--estimate-split-unpruned".to_string(),
     ];
-    args.extend(setting.args());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let options = runtime::Options::from_args(&args)?;
-    let mut out = Vec::new();
-    runtime::run(&engine.info, engine.search.as_mut(), &options, &mut out)
-        .map_err(|e| format!("{setting}: {}", e.0))?;
-    let text = String::from_utf8_lossy(&out);
-    let unread =
-        |e: runtime::report::ReportError| format!("{setting}: {e} in its estimate:\n{text}");
-    let report = runtime::report::Report::parse(&text).map_err(unread)?;
-    Ok(Measured {
-        setting: setting.clone(),
-        seconds: report.estimated_seconds().map_err(unread)?,
-        fits: report.estimated_fits().map_err(unread)?,
-        subtrees: report.subtrees().map_err(unread)? as usize,
-    })
+    run_setting(
+        &engine.info,
+        engine.search.as_mut(),
+        setting,
+        args,
+        |report, _| Ok((report.estimated_seconds()?, report.estimated_fits()?)),
+    )
 }
 
 /// One run of the whole search with `setting`'s options and the run's defaults besides,
@@ -242,28 +233,42 @@ fn measure_once(engine: &mut Engine, setting: &Setting, sample: usize) -> Result
 /// solver each time: a table kept from an earlier run would make a later one look faster.
 /// The CPU time of the process, less the solver's set-up, is the measure.
 fn measure_whole(engine: &Engine, setting: &Setting) -> Result<Measured, String> {
-    let mut args = vec![
-        "-q".to_string(),
-        "-i".to_string(),
-        "-j".to_string(),
-        "1".to_string(),
-    ];
+    let args = ["-q", "-i", "-j", "1"].map(String::from).to_vec();
+    let mut search = puzzle::fila::solver(&engine.ir);
+    run_setting(
+        &engine.info,
+        search.as_mut(),
+        setting,
+        args,
+        |report, cpu| Ok((cpu, report.fits_total()? as f64)),
+    )
+}
+
+/// Runs `search` with `args` and `setting`'s options, and reads the seconds and
+/// placements of the measurement off its report with `read` (given the report and the
+/// process's CPU seconds the run took).
+fn run_setting(
+    info: &runtime::PuzzleInfo,
+    search: &mut dyn runtime::Search,
+    setting: &Setting,
+    mut args: Vec<String>,
+    read: impl Fn(&runtime::report::Report, f64) -> Result<(f64, f64), runtime::report::ReportError>,
+) -> Result<Measured, String> {
     args.extend(setting.args());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let options = runtime::Options::from_args(&args)?;
-    let mut search = puzzle::fila::solver(&engine.ir);
     let mut out = Vec::new();
     let start = runtime::estimate::process_seconds();
-    runtime::run(&engine.info, search.as_mut(), &options, &mut out)
-        .map_err(|e| format!("{setting}: {}", e.0))?;
-    let seconds = runtime::estimate::process_seconds() - start;
+    runtime::run(info, search, &options, &mut out).map_err(|e| format!("{setting}: {}", e.0))?;
+    let cpu = runtime::estimate::process_seconds() - start;
     let text = String::from_utf8_lossy(&out);
     let unread = |e: runtime::report::ReportError| format!("{setting}: {e} in its report:\n{text}");
     let report = runtime::report::Report::parse(&text).map_err(unread)?;
+    let (seconds, fits) = read(&report, cpu).map_err(unread)?;
     Ok(Measured {
         setting: setting.clone(),
         seconds,
-        fits: report.fits_total().map_err(unread)? as f64,
+        fits,
         subtrees: report.subtrees().map_err(unread)? as usize,
     })
 }
