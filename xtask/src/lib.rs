@@ -142,22 +142,56 @@ impl Source {
 }
 
 /// Tunes the solver for the puzzle file `file` from `base` (see [`tune::tune`]),
-/// reporting the measurements to `log`. Returns the options to generate with.
+/// reporting the measurements to `log`. Returns the name of the puzzle's executable and
+/// what tuning chose.
 pub fn tune_one(
     root: &Path,
     file: &Path,
     base: &generator::Config,
     fixed: tune::Fixed,
     log: &mut dyn std::io::Write,
-) -> Result<generator::Config, String> {
+) -> Result<(String, tune::Tuned), String> {
     let source = Source::read(root, file)?;
-    tune::tune(&source.label, &source.text, base, fixed, log).map_err(|e| {
+    let tuned = tune::tune(&source.label, &source.text, base, fixed, log).map_err(|e| {
         if e.ends_with('\n') {
             e
         } else {
             format!("{e}\n")
         }
-    })
+    })?;
+    Ok((source.name, tuned))
+}
+
+/// Builds the executables of the tuned puzzles `tuned` (release, as `cargo build
+/// --release --bin NAME` would), and checks each against its tuning ([`tune::check`]),
+/// reporting to `log`.
+pub fn build_and_check(
+    root: &Path,
+    tuned: &[(String, tune::Tuned)],
+    log: &mut dyn std::io::Write,
+) -> Result<(), String> {
+    if tuned.is_empty() {
+        return Ok(());
+    }
+    let mut command = std::process::Command::new(env!("CARGO"));
+    command.args(["build", "--release"]).current_dir(root);
+    for (name, _) in tuned {
+        command.args(["--bin", name]);
+    }
+    let names: Vec<&str> = tuned.iter().map(|(name, _)| name.as_str()).collect();
+    let _ = writeln!(log, "building {} (release)...", names.join(", "));
+    let status = command
+        .status()
+        .map_err(|e| format!("error: cannot run cargo: {e}\n"))?;
+    if !status.success() {
+        return Err("error: the release build of the tuned solvers failed\n".to_string());
+    }
+    for (name, t) in tuned {
+        let exe = root.join("target/release").join(name);
+        let line = tune::check(&exe, t).map_err(|e| format!("error: {e}\n"))?;
+        let _ = writeln!(log, "{line}");
+    }
+    Ok(())
 }
 
 /// Generates (or, with `check`, verifies) `generated/NAME.rs` and `src/bin/NAME.rs` for

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask gen [--check | --tune | --explain] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+const USAGE: &str = "usage: cargo xtask gen [--check | --tune | --explain] [--no-build] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +20,7 @@ fn main() -> ExitCode {
 
 fn gen(args: &[String]) -> ExitCode {
     let root = xtask::workspace_root();
-    let (mut check, mut tune, mut explain) = (false, false, false);
+    let (mut check, mut tune, mut explain, mut build) = (false, false, false, true);
     let mut options: Vec<String> = Vec::new();
     let mut fixed = xtask::tune::Fixed::default();
     let mut files = Vec::new();
@@ -30,6 +30,7 @@ fn gen(args: &[String]) -> ExitCode {
             "--check" => check = true,
             "--tune" => tune = true,
             "--explain" => explain = true,
+            "--no-build" => build = false,
             "-V" | "--e-stage" => {
                 fixed.volume_filter |= a == "-V";
                 options.push(a.clone());
@@ -87,6 +88,8 @@ fn gen(args: &[String]) -> ExitCode {
             .collect()
     };
     let mut configs = Vec::new();
+    // The puzzles tuned, whose executables are built and checked against their tuning.
+    let mut tuned = Vec::new();
     for file in &files {
         let recorded = xtask::recorded(&root, file);
         let config = match (&given, recorded) {
@@ -102,7 +105,11 @@ fn gen(args: &[String]) -> ExitCode {
                     ..Default::default()
                 });
                 match xtask::tune_one(&root, file, &base, fixed, &mut std::io::stdout()) {
-                    Ok(config) => config,
+                    Ok((name, t)) => {
+                        let config = t.config.clone();
+                        tuned.push((name, t));
+                        config
+                    }
                     Err(message) => {
                         eprint!("{message}");
                         return ExitCode::from(2);
@@ -155,6 +162,12 @@ fn gen(args: &[String]) -> ExitCode {
     if check {
         if let Err(message) = xtask::check_orphans(&root) {
             eprintln!("{message}");
+            return ExitCode::from(1);
+        }
+    }
+    if build {
+        if let Err(message) = xtask::build_and_check(&root, &tuned, &mut std::io::stdout()) {
+            eprint!("{message}");
             return ExitCode::from(1);
         }
     }

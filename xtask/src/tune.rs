@@ -15,9 +15,11 @@
 //! The filter piece of `-r #` is measured first, as `fila solve` measures it (Knuth's
 //! walks, where the search is long enough to repay them), and kept for the rest. The
 //! switch point is chosen next (swept with one volume-filter setting, the other measured
-//! at the default and at the point chosen), then the volume backtrack (every threshold
-//! only where testing at every level cuts placements), then the parity backtrack, each
-//! keeping the best found so far. The backtracks are measured on the subtrees and sample
+//! at the default and at the point chosen), then the volume backtrack (its thresholds
+//! swept alike, only where testing at every level cuts placements), then the parity
+//! backtrack, each keeping the best found so far. The settings of one step are measured
+//! side by side, one per processor, each on a copy of the solver and timed by its own
+//! thread's CPU time. The backtracks are measured on the subtrees and sample
 //! of the search without them (`--estimate-split-unpruned`), so that what they save is
 //! measured on the same work; one is kept only when it cuts the placements. Then the
 //! defaults and the best few settings are measured again, searched whole when that takes
@@ -124,6 +126,18 @@ impl std::fmt::Display for Setting {
     }
 }
 
+/// What tuning chose, and how to see that the solver generated with it searches as the
+/// run-time engine did ([`check`]).
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    pub config: Config,
+    /// A measurement of the chosen setting, the one [`check`] repeats: the first round's,
+    /// on a sample, where there is one (a second or so), else the final round's.
+    pub winner: Measured,
+    /// The arguments of that measurement, the setting's own options included.
+    pub args: Vec<String>,
+}
+
 /// One measurement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measured {
@@ -136,11 +150,12 @@ pub struct Measured {
 
 /// The run-time engine set up for one volume-filter setting: the puzzle's description
 /// and a solver with the E stage, so that every other tuned option is a run-time option.
+/// Each measurement runs on a copy of the solver ([`runtime::Search::fork`]: the same
+/// tables, state of its own, no table of dead states yet), so that measurements can run
+/// side by side and none inherits what an earlier one kept.
 struct Engine {
     volume_filter: bool,
     info: runtime::PuzzleInfo,
-    /// The lowered puzzle, for a fresh solver per search run whole.
-    ir: puzzle::lower::Ir,
     search: Box<dyn runtime::Search>,
 }
 
@@ -172,30 +187,100 @@ impl Engine {
             volume_filter,
             info,
             search: puzzle::fila::solver(&ir),
-            ir,
         })
     }
 }
 
 /// The engine for the volume-filter setting `filter`.
-fn engine_for(engines: &mut [Engine], filter: bool) -> &mut Engine {
+fn engine_for(engines: &[Engine], filter: bool) -> &Engine {
     engines
-        .iter_mut()
+        .iter()
         .find(|e| e.volume_filter == filter)
         .expect("an engine per filter setting")
 }
 
-/// Measures `setting` on `engine` with a sample of `sample` subtrees, `repeats` times;
-/// keeps the least time.
+/// How many measurements run side by side: one per processor this process may use
+/// (`taskset` limits it). Each is timed by its own thread's CPU time, so measurements
+/// made together compare as if made one after the other. The one-sided 18x5's solver,
+/// one thread, alone and two copies at once on the two cores here (user seconds, three
+/// draws): 6.10, 5.68, 5.19 alone; 5.93 and 6.53, 5.93 and 5.99, 5.09 and 5.56 together.
+fn side_by_side() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A thread's copy of an [`Engine`].
+struct Mine<'e> {
+    volume_filter: bool,
+    info: &'e runtime::PuzzleInfo,
+    search: Box<dyn runtime::Search>,
+}
+
+/// Measures each of `settings` as [`measure`] does, up to [`side_by_side`] at once;
+/// the measurements in the order of `settings`.
+fn measure_all(
+    engines: &[Engine],
+    settings: &[Setting],
+    sample: usize,
+    repeats: usize,
+) -> Result<Vec<Measured>, String> {
+    let next = &std::sync::atomic::AtomicUsize::new(0);
+    let done: &Vec<std::sync::Mutex<Option<Result<Measured, String>>>> =
+        &settings.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..side_by_side().min(settings.len()) {
+            // A solver is used by one thread at a time: each thread copies its own.
+            let mine: Vec<Mine> = engines
+                .iter()
+                .map(|e| Mine {
+                    volume_filter: e.volume_filter,
+                    info: &e.info,
+                    search: e.search.fork(),
+                })
+                .collect();
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(setting) = settings.get(k) else {
+                    break;
+                };
+                let engine = mine
+                    .iter()
+                    .find(|e| e.volume_filter == setting.volume_filter)
+                    .expect("an engine per filter setting");
+                let m = measure(
+                    engine.info,
+                    engine.search.as_ref(),
+                    setting,
+                    sample,
+                    repeats,
+                );
+                let failed = m.is_err();
+                *done[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(m);
+                if failed {
+                    // The first error is what is reported: no need to measure the rest.
+                    next.store(settings.len(), std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    done.iter()
+        .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()).take())
+        // A setting left unmeasured follows one that failed.
+        .map_while(|m| m)
+        .collect()
+}
+
+/// Measures `setting` on copies of the solver `search` for `info` with a sample of
+/// `sample` subtrees, `repeats` times; keeps the least time.
 fn measure(
-    engine: &mut Engine,
+    info: &runtime::PuzzleInfo,
+    search: &dyn runtime::Search,
     setting: &Setting,
     sample: usize,
     repeats: usize,
 ) -> Result<Measured, String> {
-    let mut best = measure_once(engine, setting, sample)?;
+    let mut best = measure_once(info, search, setting, sample)?;
     for _ in 1..repeats {
-        let m = measure_once(engine, setting, sample)?;
+        let m = measure_once(info, search, setting, sample)?;
         if m.seconds < best.seconds {
             best = m;
         }
@@ -206,50 +291,62 @@ fn measure(
 /// One run of `--estimate=sample` with `setting`'s options, read back from its report;
 /// with every subtree (`usize::MAX`), a run of the whole search as a user's would be
 /// ([`measure_whole`]).
-fn measure_once(engine: &mut Engine, setting: &Setting, sample: usize) -> Result<Measured, String> {
+fn measure_once(
+    info: &runtime::PuzzleInfo,
+    search: &dyn runtime::Search,
+    setting: &Setting,
+    sample: usize,
+) -> Result<Measured, String> {
     if sample == usize::MAX {
-        return measure_whole(engine, setting);
+        return measure_whole(info, search, setting);
     }
-    // Split and walked without the backtracks, so that settings that differ only in
-    // their backtracks are measured on the same subtrees, pairwise. (An estimate runs on
-    // the calling thread, whatever `--threads` says.)
-    let args = vec![
-        format!("--estimate={sample}"),
-        "--estimate-split-unpruned".to_string(),
-    ];
-    run_setting(
-        &engine.info,
-        engine.search.as_mut(),
-        setting,
-        args,
-        |report, _| Ok((report.estimated_seconds()?, report.estimated_fits()?)),
-    )
+    run_setting(info, search, setting, arguments(sample), |report, _| {
+        Ok((report.estimated_seconds()?, report.estimated_fits()?))
+    })
+}
+
+/// The options of a measurement on `sample` subtrees (`usize::MAX`: a whole search),
+/// before the setting's own.
+fn arguments(sample: usize) -> Vec<String> {
+    if sample == usize::MAX {
+        // One thread, which is the calling thread: its CPU time is the measure.
+        ["-q", "-i", "-j", "1"].map(String::from).to_vec()
+    } else {
+        // Split and walked without the backtracks, so that settings that differ only in
+        // their backtracks are measured on the same subtrees, pairwise. (An estimate runs
+        // on the calling thread, whatever `--threads` says, and times itself by its CPU
+        // time.)
+        vec![
+            format!("--estimate={sample}"),
+            "--estimate-split-unpruned".to_string(),
+        ]
+    }
 }
 
 /// One run of the whole search with `setting`'s options and the run's defaults besides,
 /// the table of dead states among them: what the solver will be run with. `--estimate`
 /// leaves the table out (its savings depend on what the search met before, so a sample
-/// cannot show them), and it cuts the one-sided 18x5's placements tenfold. A fresh
-/// solver each time: a table kept from an earlier run would make a later one look faster.
-/// The CPU time of the process, less the solver's set-up, is the measure.
-fn measure_whole(engine: &Engine, setting: &Setting) -> Result<Measured, String> {
-    let args = ["-q", "-i", "-j", "1"].map(String::from).to_vec();
-    let mut search = puzzle::fila::solver(&engine.ir);
+/// cannot show them), and it cuts the one-sided 18x5's placements tenfold.
+fn measure_whole(
+    info: &runtime::PuzzleInfo,
+    search: &dyn runtime::Search,
+    setting: &Setting,
+) -> Result<Measured, String> {
     run_setting(
-        &engine.info,
-        search.as_mut(),
+        info,
+        search,
         setting,
-        args,
+        arguments(usize::MAX),
         |report, cpu| Ok((cpu, report.fits_total()? as f64)),
     )
 }
 
-/// Runs `search` with `args` and `setting`'s options, and reads the seconds and
-/// placements of the measurement off its report with `read` (given the report and the
-/// process's CPU seconds the run took).
+/// Runs a copy of the solver `search` for `info` with `args` and `setting`'s options, and
+/// reads the seconds and placements of the measurement off its report with `read` (given
+/// the report and the CPU seconds the calling thread spent in the run).
 fn run_setting(
     info: &runtime::PuzzleInfo,
-    search: &mut dyn runtime::Search,
+    search: &dyn runtime::Search,
     setting: &Setting,
     mut args: Vec<String>,
     read: impl Fn(&runtime::report::Report, f64) -> Result<(f64, f64), runtime::report::ReportError>,
@@ -257,10 +354,12 @@ fn run_setting(
     args.extend(setting.args());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let options = runtime::Options::from_args(&args)?;
+    let mut search = search.fork();
     let mut out = Vec::new();
-    let start = runtime::estimate::process_seconds();
-    runtime::run(info, search, &options, &mut out).map_err(|e| format!("{setting}: {}", e.0))?;
-    let cpu = runtime::estimate::process_seconds() - start;
+    let start = runtime::estimate::thread_seconds();
+    runtime::run(info, search.as_mut(), &options, &mut out)
+        .map_err(|e| format!("{setting}: {}", e.0))?;
+    let cpu = runtime::estimate::thread_seconds() - start;
     let text = String::from_utf8_lossy(&out);
     let unread = |e: runtime::report::ReportError| format!("{setting}: {e} in its report:\n{text}");
     let report = runtime::report::Report::parse(&text).map_err(unread)?;
@@ -302,9 +401,10 @@ pub fn fastest(measured: &[Measured]) -> Option<&Measured> {
         .reduce(|best, m| if m.seconds < best.seconds { m } else { best })
 }
 
-/// The switch points a sweep measures first: every [`COARSE_STEP`]th of `points` (in
-/// order), and the last. Then [`near`] the best of them.
-pub fn coarse(points: &[usize]) -> Vec<usize> {
+/// The points of a sweep (switch points, volume-backtrack thresholds) measured first:
+/// every [`COARSE_STEP`]th of `points` (in order), and the last. Then [`near`] the best
+/// of them.
+pub fn coarse<T: Copy>(points: &[T]) -> Vec<T> {
     points
         .iter()
         .enumerate()
@@ -313,9 +413,9 @@ pub fn coarse(points: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// The switch points of `points` within [`COARSE_STEP`]` - 1` places of `best` on either
-/// side, which the coarse sweep skipped.
-pub fn near(points: &[usize], best: usize) -> Vec<usize> {
+/// The points of `points` within [`COARSE_STEP`]` - 1` places of `best` on either side,
+/// which the coarse sweep skipped.
+pub fn near<T: Copy + PartialEq>(points: &[T], best: T) -> Vec<T> {
     let at = points.iter().position(|&f| f == best).unwrap_or(0);
     let reach = COARSE_STEP - 1;
     let skipped = coarse(points);
@@ -420,14 +520,14 @@ fn measured_filter(label: &str, puzzle: &Puzzle, base: &Config, log: &mut dyn Wr
 
 /// Tunes the solver for the puzzle `text` (named `label`), starting from `base` and
 /// keeping what `fixed` says was given. Writes the measurements to `log`; returns the
-/// options to generate with.
+/// options to generate with, and the measurement they won with.
 pub fn tune(
     label: &str,
     text: &str,
     base: &Config,
     fixed: Fixed,
     log: &mut dyn Write,
-) -> Result<Config, String> {
+) -> Result<Tuned, String> {
     // The puzzle's own errors come out as generation would report them.
     generator::generate(label, text, base).map_err(|d| generator::diag::render(&d))?;
     let puzzles = puzzle::load(label, text).map_err(|d| puzzle::diag::render(&d))?;
@@ -443,7 +543,7 @@ pub fn tune(
         vec![false]
     };
     let start = std::time::Instant::now();
-    let mut engines = filters
+    let engines = filters
         .iter()
         .map(|&filter| Engine::new(puzzle, &base.redundancy, filter))
         .collect::<Result<Vec<Engine>, String>>()
@@ -469,12 +569,8 @@ pub fn tune(
         },
         parity: fixed.parity && base.pruning.parity_backtrack.is_some(),
     };
-    let probe = measure(
-        engine_for(&mut engines, first.volume_filter),
-        &first,
-        MIN_SAMPLE,
-        1,
-    )?;
+    let engine = engine_for(&engines, first.volume_filter);
+    let probe = measure(&engine.info, engine.search.as_ref(), &first, MIN_SAMPLE, 1)?;
     // A search shorter than the budget is searched whole, whatever the setting's split.
     let sample = match sample_size(&probe) {
         n if n >= probe.subtrees => usize::MAX,
@@ -489,34 +585,58 @@ pub fn tune(
     let _ = writeln!(
         log,
         "{label}: {pieces} pieces, {} subtrees; each setting {}, best of {repeats} \
-         (one thread's seconds, placements that fit):",
+         (one thread's seconds, placements that fit; up to {} measured at once):",
         probe.subtrees,
         if sample == usize::MAX {
             "searched whole".to_string()
         } else {
             format!("estimated with {sample} subtrees searched in full")
-        }
+        },
+        side_by_side()
     );
     let mut all: Vec<Measured> = Vec::new();
-    let mut run = |setting: Setting, all: &mut Vec<Measured>| -> Result<Measured, String> {
-        if let Some(m) = all.iter().find(|m| m.setting == setting) {
-            return Ok(m.clone());
+    // Measures the settings not measured yet, side by side, and logs them; returns the
+    // measurement of each setting asked for, in order.
+    let run = |settings: Vec<Setting>,
+               all: &mut Vec<Measured>,
+               log: &mut dyn Write|
+     -> Result<Vec<Measured>, String> {
+        let mut todo: Vec<Setting> = Vec::new();
+        for s in &settings {
+            if !todo.contains(s) && !all.iter().any(|m| m.setting == *s) {
+                todo.push(s.clone());
+            }
         }
-        let m = measure(
-            engine_for(&mut engines, setting.volume_filter),
-            &setting,
-            sample,
-            repeats,
-        )?;
-        let _ = writeln!(log, "  {setting}  {:>10.4} s  {:>14.0}", m.seconds, m.fits);
-        all.push(m.clone());
-        Ok(m)
+        for m in measure_all(&engines, &todo, sample, repeats)? {
+            let _ = writeln!(
+                log,
+                "  {}  {:>10.4} s  {:>14.0}",
+                m.setting, m.seconds, m.fits
+            );
+            all.push(m);
+        }
+        Ok(settings
+            .iter()
+            .map(|s| {
+                all.iter()
+                    .find(|m| m.setting == *s)
+                    .expect("measured")
+                    .clone()
+            })
+            .collect())
     };
     // With F from `pieces - 1` on, every level below the first uses F: one setting.
     let f_froms: Vec<usize> = if fixed.f_from {
         vec![default_f_from]
     } else {
         (0..pieces.saturating_sub(1)).chain([pieces]).collect()
+    };
+    // `setting` with the parity backtrack, where tuning may add it.
+    let with_parity = |setting: &Setting| {
+        (!fixed.parity && !setting.parity).then(|| Setting {
+            parity: true,
+            ..setting.clone()
+        })
     };
     // The settings still in the running: a backtrack that does not cut the placements
     // down can only cost time, however its measurement came out.
@@ -537,31 +657,19 @@ pub fn tune(
             None => coarse(&f_froms),
             Some(f) => vec![f],
         };
+        let at = |f_from: usize| Setting {
+            f_from,
+            ..unpruned.clone()
+        };
         let points = std::iter::once(default_f_from)
             .chain(others.into_iter().filter(|&f| f != default_f_from));
-        let mut round: Vec<Measured> = Vec::new();
-        for f_from in points {
-            round.push(run(
-                Setting {
-                    f_from,
-                    ..unpruned.clone()
-                },
-                &mut all,
-            )?);
-        }
+        let mut round = run(points.map(at).collect(), &mut all, log)?;
         let mut best = choose(&round, &|s| s.f_from == default_f_from)
             .expect("a setting")
             .clone();
         if swept.is_none() {
-            for f_from in near(&f_froms, best.setting.f_from) {
-                round.push(run(
-                    Setting {
-                        f_from,
-                        ..unpruned.clone()
-                    },
-                    &mut all,
-                )?);
-            }
+            let near = near(&f_froms, best.setting.f_from);
+            round.extend(run(near.into_iter().map(at).collect(), &mut all, log)?);
             best = choose(&round, &|s| s.f_from == default_f_from)
                 .expect("a setting")
                 .clone();
@@ -574,41 +682,36 @@ pub fn tune(
             // Testing at every level (`-v 0`) first: the placements fall as the
             // backtrack tests more levels (exactly so where a sample is searched, without
             // the table of dead states), so where it cuts too few, no threshold cuts more.
-            let every_level = run(
-                Setting {
-                    volume_backtrack: Some(0),
-                    ..best.setting.clone()
-                },
-                &mut all,
-            )?;
-            if prunes(&every_level, &best) {
-                for volume_backtrack in levels {
-                    let m = run(
-                        Setting {
-                            volume_backtrack,
-                            ..best.setting.clone()
-                        },
-                        &mut all,
-                    )?;
-                    if prunes(&m, &best) {
-                        round.push(m);
-                    }
-                }
-            }
+            let with = |volume_backtrack: Option<usize>| Setting {
+                volume_backtrack,
+                ..best.setting.clone()
+            };
+            // The parity backtrack on the incumbent beside it, so that the two share the
+            // processors: where no threshold wins, it is the setting parity is tried on.
+            let mut first = vec![with(Some(0))];
+            first.extend(with_parity(&best.setting));
+            let every_level = run(first, &mut all, log)?.remove(0);
             let incumbent = round[0].setting.clone();
+            if prunes(&every_level, &best) {
+                // Swept as the switch point is: coarsely, then near the best.
+                let measured = run(
+                    coarse(&levels).into_iter().map(with).collect(),
+                    &mut all,
+                    log,
+                )?;
+                round.extend(measured.into_iter().filter(|m| prunes(m, &best)));
+                let chosen = choose(&round, &|s| *s == incumbent).expect("a setting");
+                let near = near(&levels, chosen.setting.volume_backtrack);
+                let measured = run(near.into_iter().map(with).collect(), &mut all, log)?;
+                round.extend(measured.into_iter().filter(|m| prunes(m, &best)));
+            }
             best = choose(&round, &|s| *s == incumbent)
                 .expect("a setting")
                 .clone();
             contenders.extend(round);
         }
-        if !fixed.parity && !best.setting.parity {
-            let m = run(
-                Setting {
-                    parity: true,
-                    ..best.setting.clone()
-                },
-                &mut all,
-            )?;
+        if let Some(parity) = with_parity(&best.setting) {
+            let m = run(vec![parity], &mut all, log)?.remove(0);
             if prunes(&m, &best) {
                 contenders.push(m);
             }
@@ -672,20 +775,13 @@ pub fn tune(
             "on eight times the sample"
         }
     );
-    let mut finals = Vec::new();
-    for setting in &settings {
-        let f = measure(
-            engine_for(&mut engines, setting.volume_filter),
-            setting,
-            again,
-            final_repeats,
-        )?;
+    let finals = measure_all(&engines, &settings, again, final_repeats)?;
+    for f in &finals {
         let _ = writeln!(
             log,
             "  {}  {:>10.4} s  {:>14.0}",
             f.setting, f.seconds, f.fits
         );
-        finals.push(f);
     }
     let finals: Vec<Measured> = finals
         .iter()
@@ -700,11 +796,8 @@ pub fn tune(
         .cloned()
         .collect();
     let is_default = |s: &Setting| s.f_from == first.f_from && *s == unpruned(s);
-    let winner = choose(&finals, &is_default)
-        .expect("finalists")
-        .setting
-        .clone();
-    let mut config = winner.apply(base);
+    let winner = choose(&finals, &is_default).expect("finalists").clone();
+    let mut config = winner.setting.apply(base);
     if fixed.parity {
         // As given, threshold included (measured at the run-time `-p`'s threshold).
         config.pruning.parity_backtrack = base.pruning.parity_backtrack;
@@ -716,7 +809,72 @@ pub fn tune(
         all.len(),
         start.elapsed().as_secs_f64()
     );
-    Ok(config)
+    let (winner, sample) = match all.iter().find(|m| m.setting == winner.setting) {
+        Some(m) if sample != usize::MAX => (m.clone(), sample),
+        _ => (winner, again),
+    };
+    let mut args = arguments(sample);
+    args.extend(winner.setting.args());
+    Ok(Tuned {
+        config,
+        winner,
+        args,
+    })
+}
+
+/// Runs `exe`, the solver generated with what tuning chose, as the final round measured
+/// the choice on the run-time engine, and compares the two: the same lowering and the
+/// same kernels must search the same tree, so the placements (and the subtrees) are
+/// equal to the last one, whatever the times. Returns a line saying so and what each
+/// took, or why the two differ.
+pub fn check(exe: &std::path::Path, tuned: &Tuned) -> Result<String, String> {
+    let whole = tuned.args.iter().any(|a| a == "-q");
+    let started = std::time::Instant::now();
+    let output = std::process::Command::new(exe)
+        .args(&tuned.args)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let wall = started.elapsed().as_secs_f64();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let run = format!("{} {}", exe.display(), tuned.args.join(" "));
+    if !output.status.success() {
+        return Err(format!(
+            "{run} failed ({}):\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let unread = |e: runtime::report::ReportError| format!("{run}: {e} in its report:\n{text}");
+    let report = runtime::report::Report::parse(&text).map_err(unread)?;
+    let (fits, seconds) = if whole {
+        (report.fits_total().map_err(unread)? as f64, wall)
+    } else {
+        (
+            report.estimated_fits().map_err(unread)?,
+            report.estimated_seconds().map_err(unread)?,
+        )
+    };
+    let subtrees = report.subtrees().map_err(unread)? as usize;
+    let m = &tuned.winner;
+    if (fits - m.fits).abs() > 1e-9 * m.fits.max(1.0) || subtrees != m.subtrees {
+        return Err(format!(
+            "{run}: {fits} placements in {subtrees} subtrees, where the run-time engine \
+             measured {} in {}: the generated solver does not search as the engine it was \
+             tuned on",
+            m.fits, m.subtrees
+        ));
+    }
+    Ok(format!(
+        "checked: {run}: {fits:.0} placements{}, as the run-time engine; {seconds:.4} s{} \
+         (the run-time engine: {:.4} s of one thread)",
+        if whole { "" } else { " estimated" },
+        if whole {
+            " (wall, whole process)"
+        } else {
+            " estimated"
+        },
+        m.seconds
+    ))
 }
 
 #[cfg(test)]
@@ -787,6 +945,11 @@ mod tests {
         }
         assert_eq!(coarse(&[4]), [4]);
         assert!(near(&[4], 4).is_empty());
+        // The volume backtrack's thresholds alike (13 pieces: off, and 0 to 10).
+        let levels = thresholds(13);
+        assert_eq!(coarse(&levels), [None, Some(2), Some(5), Some(8), Some(10)]);
+        assert_eq!(near(&levels, None), [Some(0), Some(1)]);
+        assert_eq!(near(&levels, Some(5)), [Some(3), Some(4), Some(6), Some(7)]);
     }
 
     #[test]
