@@ -136,6 +136,8 @@ pub struct Tuned {
     pub winner: Measured,
     /// The arguments of that measurement, the setting's own options included.
     pub args: Vec<String>,
+    /// Whether that measurement searched the whole tree (else an estimate on a sample).
+    pub whole: bool,
 }
 
 /// One measurement.
@@ -819,6 +821,7 @@ pub fn tune(
         config,
         winner,
         args,
+        whole: sample == usize::MAX,
     })
 }
 
@@ -828,7 +831,7 @@ pub fn tune(
 /// equal to the last one, whatever the times. Returns a line saying so and what each
 /// took, or why the two differ.
 pub fn check(exe: &std::path::Path, tuned: &Tuned) -> Result<String, String> {
-    let whole = tuned.args.iter().any(|a| a == "-q");
+    let whole = tuned.whole;
     let started = std::time::Instant::now();
     let output = std::process::Command::new(exe)
         .args(&tuned.args)
