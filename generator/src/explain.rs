@@ -69,7 +69,7 @@ fn explain_table(out: &mut String, puzzle: &Puzzle, ft: &FTable, offset: usize) 
         out,
         "# F stage: flat tables; a cell's set is chosen by the occupancy of the later cells most of its images cover"
     );
-    for (c, sets) in ft.sets.iter().enumerate() {
+    for c in 0..ft.context.len() {
         let cell = offset + c;
         let context: Vec<usize> = bits(ft.context[c]);
         let meaning: Vec<String> = context
@@ -93,7 +93,7 @@ fn explain_table(out: &mut String, puzzle: &Puzzle, ft: &FTable, offset: usize) 
                 meaning.join(", ")
             }
         );
-        for (state, images) in sets.iter().enumerate() {
+        for (state, images) in ft.sets(c).enumerate() {
             let filled: Vec<String> = context
                 .iter()
                 .enumerate()
@@ -108,7 +108,10 @@ fn explain_table(out: &mut String, puzzle: &Puzzle, ft: &FTable, offset: usize) 
                 } else {
                     format!("cells {} filled", filled.join(", "))
                 },
-                images_by_piece(puzzle, images)
+                images_by_piece(
+                    puzzle,
+                    &images.iter().map(|&i| usize::from(i)).collect::<Vec<_>>()
+                )
             );
         }
     }

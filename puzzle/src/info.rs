@@ -60,6 +60,27 @@ pub fn puzzle_info(
     redundancy: &Redundancy,
     engine: &str,
 ) -> Result<PuzzleInfo, NotApplicable> {
+    describe(puzzle, redundancy, engine, true)
+}
+
+/// [`puzzle_info`] for one run, whose options say whether it counts up to reflections
+/// (`--mirror`): without, the mirror stage is not built (on the Soma, a third of the
+/// description's cost) and the description refuses `--mirror` as a usage error.
+pub(crate) fn run_info(
+    puzzle: &Puzzle,
+    redundancy: &Redundancy,
+    engine: &str,
+    mirror: bool,
+) -> Result<PuzzleInfo, NotApplicable> {
+    describe(puzzle, redundancy, engine, mirror)
+}
+
+fn describe(
+    puzzle: &Puzzle,
+    redundancy: &Redundancy,
+    engine: &str,
+    mirror: bool,
+) -> Result<PuzzleInfo, NotApplicable> {
     // Images, pieces and shapes are numbered with u16 in the runtime.
     if puzzle.images.len() > u16::MAX as usize || puzzle.pieces.len() > u16::MAX as usize {
         return Err(NotApplicable(format!(
@@ -75,8 +96,11 @@ pub fn puzzle_info(
             (None, None) => unreachable!("every position is open or stationary"),
         })
         .collect();
-    let symmetry = |group: Vec<Symmetry>, name: &str| -> Result<SymmetryInfo, NotApplicable> {
-        let stage = puzzle.first_stage(redundancy, &group)?;
+    let symmetry = |group: Vec<Symmetry>,
+                    name: &str,
+                    auto: Option<usize>|
+     -> Result<SymmetryInfo, NotApplicable> {
+        let stage = puzzle.first_stage_with(redundancy, &group, || auto)?;
         Ok(SymmetryInfo {
             name: name.to_string(),
             group: elements(&group),
@@ -84,24 +108,39 @@ pub fn puzzle_info(
         })
     };
     let rotation_group = puzzle.group(SymmetryMode::Rotations)?;
+    // The unfiltered stage starts from the automatic piece too.
+    let auto = puzzle.auto_piece(&rotation_group);
     let unfiltered = first_info(
         puzzle,
-        &puzzle.first_stage(&Redundancy::Off, &rotation_group)?,
+        &puzzle.first_stage_with(&Redundancy::Off, &rotation_group, || auto)?,
         &Redundancy::Off,
     );
-    let rotations = symmetry(rotation_group, "rotations")?;
+    let rotations = symmetry(rotation_group, "rotations", auto)?;
     // A piece set not closed under mirroring refuses the mode; a filter piece the user
     // named that cannot break the larger group is the user's error.
-    let mirror = match puzzle.group(SymmetryMode::Mirror) {
-        Err(NotApplicable(why)) => Err(MirrorRefusal {
-            why,
-            usage_error: false,
-        }),
-        Ok(group) => {
-            symmetry(group, "rotations+reflections").map_err(|NotApplicable(why)| MirrorRefusal {
-                why: format!("--mirror: {why}"),
-                usage_error: true,
-            })
+    let mirror = if !mirror {
+        Err(MirrorRefusal {
+            why: "--mirror: this description was built for a run without it".to_string(),
+            usage_error: true,
+        })
+    } else {
+        match puzzle.group(SymmetryMode::Mirror) {
+            Err(NotApplicable(why)) => Err(MirrorRefusal {
+                why,
+                usage_error: false,
+            }),
+            Ok(group) => {
+                let auto = match redundancy {
+                    Redundancy::Piece(_) => None,
+                    Redundancy::Auto | Redundancy::Off => puzzle.auto_piece(&group),
+                };
+                symmetry(group, "rotations+reflections", auto).map_err(|NotApplicable(why)| {
+                    MirrorRefusal {
+                        why: format!("--mirror: {why}"),
+                        usage_error: true,
+                    }
+                })
+            }
         }
     };
     Ok(PuzzleInfo {

@@ -35,25 +35,15 @@ pub fn block_pad(word: Word) -> usize {
 /// number the word can hold, so that the first open cell needs no bounds check (cells
 /// past the box have no context and one empty set).
 pub fn f_table(ir: &Ir, ft: &FTable) -> SetLayout {
-    let mut set_base = Vec::with_capacity(ir.word.bits());
-    let mut index = Vec::new();
-    let mut entries = Vec::new();
-    for cell_sets in &ft.sets {
-        set_base.push(index.len() as u32);
-        for set in cell_sets {
-            index.push(entries.len() as u32);
-            entries.extend(set.iter().map(|&i| i as u16));
-        }
-    }
-    index.push(entries.len() as u32);
     let mut context = ft.context.clone();
     context.resize(ir.word.bits(), Mask::ZERO);
+    let mut set_base = ft.set_base[..ft.context.len()].to_vec();
     set_base.resize(ir.word.bits(), 0);
     SetLayout {
         context,
         set_base,
-        index,
-        entries,
+        index: ft.index.clone(),
+        entries: ft.entries.clone(),
         pad: block_pad(ir.word),
     }
 }

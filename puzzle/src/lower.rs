@@ -234,8 +234,23 @@ pub struct FTable {
     /// For each cell, its context cells as a mask; bit k of a set's index is the
     /// occupancy of the k-th lowest of them.
     pub context: Vec<Mask>,
-    /// For each cell, one set per context state: image numbers, by shape.
-    pub sets: Vec<Vec<Vec<usize>>>,
+    /// The first set of each cell (a cell with a context of k cells has 2^k), and one
+    /// past the last cell's.
+    pub set_base: Vec<u32>,
+    /// Set t's images are `entries[index[t] .. index[t + 1]]`, by shape.
+    pub index: Vec<u32>,
+    /// The image numbers of the entries.
+    pub entries: Vec<u16>,
+}
+
+impl FTable {
+    /// Cell `c`'s sets, one per state of its context.
+    pub fn sets(&self, c: usize) -> impl Iterator<Item = &[u16]> + '_ {
+        (self.set_base[c]..self.set_base[c + 1]).map(|t| {
+            let t = t as usize;
+            &self.entries[self.index[t] as usize..self.index[t + 1] as usize]
+        })
+    }
 }
 
 /// The tables of the E heuristic of the FILA article: the target is, among the open cells
@@ -342,6 +357,7 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     let f_from = options.f_from.min(pieces);
     let e_stage =
         (options.e_stage || f_from < pieces).then(|| build_e_stage(puzzle, &masks, f_from));
+
     let f_stage = match word {
         Word::U64 => FStage::Table(f_table(puzzle, &by_first, &masks)),
         Word::U128 | Word::Wide(_) if options.flat => {
@@ -548,8 +564,8 @@ impl Ir {
                 }
             }
             FStage::Table(ft) => {
-                for set in ft.sets.iter_mut().flatten() {
-                    set.iter_mut().for_each(|i| *i = numbers[*i]);
+                for i in &mut ft.entries {
+                    *i = numbers[*i as usize] as u16;
                 }
             }
         }
@@ -610,6 +626,57 @@ fn context_bits(mask: &Mask, cells: &[u16]) -> usize {
 /// the rest.
 pub const E_CONTEXT_CELLS: usize = 8;
 
+/// Appends the sets of a cell whose context has `k` cells, one per state, to `entries`
+/// (each set's start to `index`): the set of a state holds the images of `order` (image,
+/// bits) whose bits meet none of the state's, in `order`'s order. Each set is its
+/// parent's (the state less its highest bit) less the images that meet that bit, so the
+/// work is about the size of the sets rather than `order`'s length for every state;
+/// `scratch` keeps the bits of the cell's entries.
+fn state_sets(
+    order: &[(u16, u16)],
+    k: usize,
+    index: &mut Vec<u32>,
+    entries: &mut Vec<u16>,
+    scratch: &mut Vec<u16>,
+) {
+    let first = entries.len();
+    let bits = scratch;
+    bits.clear();
+    // Each image is in the sets of the states that meet none of its bits.
+    let total: usize = order
+        .iter()
+        .map(|&(_, b)| 1 << (k - b.count_ones() as usize))
+        .sum();
+    entries.reserve(total);
+    bits.reserve(total);
+    entries.extend(order.iter().map(|&(i, _)| i));
+    bits.extend(order.iter().map(|&(_, b)| b));
+    let mut starts = Vec::with_capacity((1 << k) + 1);
+    starts.push(first);
+    starts.push(entries.len());
+    for state in 1..1usize << k {
+        let high = 1u16 << state.ilog2();
+        let parent = state ^ usize::from(high);
+        let (from, to) = (starts[parent] - first, starts[parent + 1] - first);
+        let start = entries.len() - first;
+        entries.resize(first + start + (to - from), 0);
+        bits.resize(start + (to - from), 0);
+        let (done, fresh) = entries[first..].split_at_mut(start);
+        let (done_bits, fresh_bits) = bits.split_at_mut(start);
+        // Without a branch to mispredict: each entry is copied, and kept by moving on.
+        let mut n = 0;
+        for (&image, &b) in done[from..to].iter().zip(&done_bits[from..to]) {
+            fresh[n] = image;
+            fresh_bits[n] = b;
+            n += usize::from(b & high == 0);
+        }
+        entries.truncate(first + start + n);
+        bits.truncate(start + n);
+        starts.push(first + start + n);
+    }
+    index.extend(starts[..1 << k].iter().map(|&s| s as u32));
+}
+
 fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
     let cells = puzzle.cells.len();
     // The images covering each cell.
@@ -648,24 +715,23 @@ fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
     set_base.push(total);
     let mut index = Vec::with_capacity(total as usize + 1);
     let mut entries = Vec::new();
+    let mut scratch = Vec::new();
     for c in 0..cells {
         // Each covering image's state bits: bit k when it covers neighbour k. An image is
         // in the set of a state when it covers none of the cells the state fills.
         // By shape, then image number.
-        let mut covers: Vec<(usize, usize)> = covering[c]
+        let mut covers: Vec<(u16, u16)> = covering[c]
             .iter()
-            .map(|&i| (i, context_bits(&masks[i], &neighbours[c])))
+            .map(|&i| (i as u16, context_bits(&masks[i], &neighbours[c]) as u16))
             .collect();
-        covers.sort_by_key(|&(i, _)| (puzzle.images[i].shape, i));
-        for ilsi in 0..1usize << neighbours[c].len() {
-            index.push(entries.len() as u32);
-            entries.extend(
-                covers
-                    .iter()
-                    .filter(|&&(_, bits)| bits & ilsi == 0)
-                    .map(|&(i, _)| i as u16),
-            );
-        }
+        covers.sort_by_key(|&(i, _)| (puzzle.images[i as usize].shape, i));
+        state_sets(
+            &covers,
+            neighbours[c].len(),
+            &mut index,
+            &mut entries,
+            &mut scratch,
+        );
     }
     index.push(entries.len() as u32);
     EStage {
@@ -680,10 +746,13 @@ fn build_e_stage(puzzle: &Puzzle, masks: &[Mask], f_from: usize) -> EStage {
 fn f_table(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> FTable {
     let cells = puzzle.cells.len();
     let mut context = Vec::with_capacity(cells);
-    let mut sets = Vec::with_capacity(cells);
+    let mut set_base = Vec::with_capacity(cells + 1);
+    let mut index = Vec::new();
+    let mut entries = Vec::new();
+    let (mut covered, mut scratch) = (vec![0usize; cells], Vec::new());
     for (c, images) in by_first.iter().enumerate() {
         // The later cells by how many of the cell's images cover them, most first.
-        let mut covered = vec![0usize; cells];
+        covered.iter_mut().for_each(|n| *n = 0);
         for &i in images {
             for &d in &puzzle.images[i].cells {
                 covered[d as usize] += 1;
@@ -700,28 +769,27 @@ fn f_table(puzzle: &Puzzle, by_first: &[Vec<usize>], masks: &[Mask]) -> FTable {
             .map(|&(_, d)| d as u16)
             .collect();
         chosen.sort_unstable();
-        let mut order: Vec<(usize, usize)> = images
+        let mut order: Vec<(u16, u16)> = images
             .iter()
-            .map(|&i| (i, context_bits(&masks[i], &chosen)))
+            .map(|&i| (i as u16, context_bits(&masks[i], &chosen) as u16))
             .collect();
-        order.sort_by_key(|&(i, _)| (puzzle.images[i].shape, i));
-        let cell_sets = (0..1usize << chosen.len())
-            .map(|state| {
-                order
-                    .iter()
-                    .filter(|&&(_, bits)| bits & state == 0)
-                    .map(|&(i, _)| i)
-                    .collect()
-            })
-            .collect();
+        order.sort_by_key(|&(i, _)| (puzzle.images[i as usize].shape, i));
+        set_base.push(index.len() as u32);
+        state_sets(&order, chosen.len(), &mut index, &mut entries, &mut scratch);
         context.push(
             chosen
                 .iter()
                 .fold(Mask::ZERO, |m, &d| m | Mask::bit(d as usize)),
         );
-        sets.push(cell_sets);
     }
-    FTable { context, sets }
+    set_base.push(index.len() as u32);
+    index.push(entries.len() as u32);
+    FTable {
+        context,
+        set_base,
+        index,
+        entries,
+    }
 }
 
 #[cfg(test)]
@@ -819,13 +887,17 @@ mod tests {
                 let ir = lowered(&puzzle, word_bits, Tails::Off, flat);
                 match &ir.f_stage {
                     FStage::Table(ft) => {
-                        for (c, sets) in ft.sets.iter().enumerate() {
+                        for c in 0..ir.cells {
+                            let sets: Vec<Vec<usize>> = ft
+                                .sets(c)
+                                .map(|set| set.iter().map(|&i| i as usize).collect())
+                                .collect();
                             let context: Vec<usize> = (0..ir.cells)
                                 .filter(|&d| ft.context[c].bit_at(d as u32) == 1)
                                 .collect();
                             assert!(context.len() <= CONTEXT_CELLS, "{label}");
                             assert!(context.iter().all(|&d| d > c), "{label}: later cells");
-                            check_sets(&puzzle, c, &context, sets);
+                            check_sets(&puzzle, c, &context, &sets);
                         }
                     }
                     FStage::Cells(plans) => {
@@ -877,8 +949,11 @@ mod tests {
             }
         }
         if let FStage::Table(ft) = &tail.ir.f_stage {
-            for &i in ft.sets.iter().flatten().flatten() {
-                assert!(seen[i], "the tail lists only images that lie in it");
+            for &i in &ft.entries {
+                assert!(
+                    seen[i as usize],
+                    "the tail lists only images that lie in it"
+                );
             }
         }
         check_tail(puzzle, &tail.ir, from);

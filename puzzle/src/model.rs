@@ -605,6 +605,28 @@ impl Puzzle {
         Ok(p)
     }
 
+    /// The number of orbits of `group` on the images of `piece`: the images of it that
+    /// [`Puzzle::orbit_representatives`] keeps, without finding them.
+    fn orbit_count(&self, piece: usize, group: &[Symmetry]) -> usize {
+        let s = self.pieces[piece].shape.expect("a mobile piece");
+        let range = self.shape_images[s].clone();
+        let mut seen = vec![false; range.len()];
+        let mut orbits = 0;
+        for i in range.clone() {
+            if seen[i - range.start] {
+                continue;
+            }
+            orbits += 1;
+            for g in group {
+                let j = self
+                    .map_image(g, i)
+                    .expect("a symmetry maps images to images");
+                seen[j - range.start] = true;
+            }
+        }
+        orbits
+    }
+
     /// One image per orbit of `group` on the images of `piece` (the least, in cell order),
     /// each with its stabiliser.
     pub fn orbit_representatives(&self, piece: usize, group: &[Symmetry]) -> Vec<FirstEntry> {
@@ -656,9 +678,21 @@ impl Puzzle {
         redundancy: &Redundancy,
         group: &[Symmetry],
     ) -> Result<FirstStage, NotApplicable> {
+        self.first_stage_with(redundancy, group, || self.auto_piece(group))
+    }
+
+    /// [`Puzzle::first_stage`] with `auto` for [`Puzzle::auto_piece`] under `group`,
+    /// called only where the automatic piece is needed: what builds several stages under
+    /// one group finds that piece once.
+    pub fn first_stage_with(
+        &self,
+        redundancy: &Redundancy,
+        group: &[Symmetry],
+        auto: impl FnOnce() -> Option<usize>,
+    ) -> Result<FirstStage, NotApplicable> {
         let piece = match redundancy {
             Redundancy::Piece(name) => Some(self.filter_piece(name, group)?),
-            Redundancy::Auto | Redundancy::Off => self.auto_piece(group),
+            Redundancy::Auto | Redundancy::Off => auto(),
         };
         let all_entries = |images: Vec<usize>| -> Vec<FirstEntry> {
             images
@@ -712,7 +746,7 @@ impl Puzzle {
                 // says so at once.
                 return Some(p);
             }
-            let kept = self.orbit_representatives(p, group).len();
+            let kept = self.orbit_count(p, group);
             let better = match best {
                 None => true,
                 Some((q, k, t)) => {

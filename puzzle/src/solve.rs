@@ -9,7 +9,7 @@ use runtime::split::{subtrees, walk};
 use runtime::{Options, PuzzleInfo, RedundancyFilter, Search};
 
 use crate::engine::DlxSearch;
-use crate::info::{filter_first, puzzle_info};
+use crate::info::{filter_first, run_info};
 use crate::limits::{Bytes, Engine, Limits};
 use crate::lower::Ir;
 use crate::model::{Puzzle, Redundancy, SymmetryMode};
@@ -83,7 +83,7 @@ pub fn prepare(
     }
     let dlx = "generic engine: dancing links";
     let redundancy = model_filter(&options.redundancy);
-    let mut info = puzzle_info(&puzzle, &redundancy, dlx).map_err(|why| why.0)?;
+    let mut info = run_info(&puzzle, &redundancy, dlx, options.mirror).map_err(|why| why.0)?;
     info.pruning.volume_filter = volume_filter;
     if !fila {
         return Ok(Prepared {
@@ -109,8 +109,13 @@ pub fn prepare(
                 if let Some(choice) = choose_filter(&puzzle, &info, options, search.as_mut()) {
                     let name = puzzle.pieces[choice.piece].name.clone();
                     let order = info.order;
-                    info = puzzle_info(&puzzle, &Redundancy::Piece(name.clone()), dlx)
-                        .map_err(|why| why.0)?;
+                    info = run_info(
+                        &puzzle,
+                        &Redundancy::Piece(name.clone()),
+                        dlx,
+                        options.mirror,
+                    )
+                    .map_err(|why| why.0)?;
                     info.pruning.volume_filter = volume_filter;
                     info.order = order;
                     chose = format!("; {}", choice.why);
@@ -143,6 +148,16 @@ pub fn prepare(
     }
 }
 
+/// The walks of a first glance at the size of the search, on the automatic piece...
+const GLANCE_WALKS: usize = 16;
+/// ...which must come within this factor of buying [`MIN_WALKS`] a candidate for the
+/// sizing round to be made: a search far too short to repay a choice is not sized. A
+/// glance from the first images alone underestimates, by up to 13 times on the puzzles
+/// here (the polyhexes in 4x10; the one-sided 18x5 11 times, the Bedlam Cube 5, the
+/// Tetris Cube not at all), and a choice missed costs far more than a sizing round made
+/// for nothing (2.6 ms of the 10x6's 80): the Soma, 625 times short, is spared it, the
+/// 10x6 and the one-sided 30x3, about 20 times, are not.
+const GLANCE_MARGIN: f64 = 64.0;
 /// The walks that size the choice, on the automatic piece.
 const SIZING_WALKS: usize = 256;
 /// The walks a subtree gets: the tree is split into about a sixteenth as many subtrees
@@ -180,8 +195,9 @@ pub struct Choice {
 ///
 /// For each piece that can carry the filter, Knuth's walks down the solver's own tree
 /// (from the nodes of its first few levels, [`WALKS_PER_SUBTREE`] walks each) estimate
-/// the placements its search would try, and the fewest win. A first round of
-/// [`SIZING_WALKS`] on the automatic piece sizes the search; the candidates then get walks
+/// the placements its search would try, and the fewest win. A glance of
+/// [`GLANCE_WALKS`] on the automatic piece rules out searches far too short, then a round
+/// of [`SIZING_WALKS`] sizes the search; the candidates then get walks
 /// worth [`CHOICE_SHARE`] of it, or the automatic piece is kept where that is under
 /// [`MIN_WALKS`] each. The walks depend only on the puzzle and the options (their seeds
 /// on the subtree, their count on the sizing walks), never on the machine, the kernels
@@ -193,23 +209,32 @@ fn choose_filter(
     options: &Options,
     search: &mut dyn Search,
 ) -> Option<Choice> {
-    let mode = if options.mirror && info.mirror.is_ok() {
-        SymmetryMode::Mirror
-    } else {
-        SymmetryMode::Rotations
+    let (mode, symmetry) = match &info.mirror {
+        Ok(mirror) if options.mirror => (SymmetryMode::Mirror, mirror),
+        _ => (SymmetryMode::Rotations, &info.rotations),
     };
     let group = puzzle.group(mode).ok()?;
     let candidates = puzzle.filter_candidates(&group);
     if group.len() < 2 || candidates.len() < 2 {
         return None;
     }
-    let auto = puzzle.auto_piece(&group)?;
+    // The automatic piece, whose first stage the description has (`-r #`).
+    let auto = symmetry.filtered.filter.as_str();
+    let auto = candidates.iter().copied().find(|&p| {
+        puzzle.pieces[p].name == auto && symmetry.filtered.what == format!("piece {auto}")
+    })?;
     let plan = Plan::resolve(info, options).ok()?;
     // The placements the walks estimate with `piece` as the filter's, and what they tried.
     let mut measure = |piece: usize, walks: usize| -> Option<(f64, u64)> {
-        let first = filter_first(puzzle, piece, &group).ok()?;
+        let measured;
+        let first = if piece == auto {
+            &symmetry.filtered
+        } else {
+            measured = filter_first(puzzle, piece, &group).ok()?;
+            &measured
+        };
         let plan = Plan {
-            first: &first,
+            first,
             notes: Vec::new(),
             ..plan.clone()
         };
@@ -231,10 +256,18 @@ fn choose_filter(
         }
         Some((attempts, cost))
     };
+    // The walks each candidate would get from `walks` walks that estimate `sized`
+    // placements and cost `cost`.
+    let buys = |sized: f64, cost: u64, walks: usize| {
+        let per_walk = cost as f64 / walks as f64;
+        CHOICE_SHARE * sized / (candidates.len() as f64 * per_walk.max(1.0))
+    };
+    let (glanced, cost) = measure(auto, GLANCE_WALKS)?;
+    if GLANCE_MARGIN * buys(glanced, cost, GLANCE_WALKS) < MIN_WALKS as f64 {
+        return None;
+    }
     let (sized, cost) = measure(auto, SIZING_WALKS)?;
-    let per_walk = cost as f64 / SIZING_WALKS as f64;
-    let walks = (CHOICE_SHARE * sized / (candidates.len() as f64 * per_walk.max(1.0)))
-        .min(MAX_WALKS as f64) as usize;
+    let walks = buys(sized, cost, SIZING_WALKS).min(MAX_WALKS as f64) as usize;
     if walks < MIN_WALKS {
         return None;
     }
