@@ -60,22 +60,13 @@ pub fn puzzle_info(
     redundancy: &Redundancy,
     engine: &str,
 ) -> Result<PuzzleInfo, NotApplicable> {
-    describe(puzzle, redundancy, engine, true)
+    run_info(puzzle, redundancy, engine, true)
 }
 
 /// [`puzzle_info`] for one run, whose options say whether it counts up to reflections
 /// (`--mirror`): without, the mirror stage is not built (on the Soma, a third of the
 /// description's cost) and the description refuses `--mirror` as a usage error.
 pub(crate) fn run_info(
-    puzzle: &Puzzle,
-    redundancy: &Redundancy,
-    engine: &str,
-    mirror: bool,
-) -> Result<PuzzleInfo, NotApplicable> {
-    describe(puzzle, redundancy, engine, mirror)
-}
-
-fn describe(
     puzzle: &Puzzle,
     redundancy: &Redundancy,
     engine: &str,

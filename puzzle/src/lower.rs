@@ -357,7 +357,6 @@ pub fn lower(puzzle: &Puzzle, options: &Options) -> Result<Ir, Unsupported> {
     let f_from = options.f_from.min(pieces);
     let e_stage =
         (options.e_stage || f_from < pieces).then(|| build_e_stage(puzzle, &masks, f_from));
-
     let f_stage = match word {
         Word::U64 => FStage::Table(f_table(puzzle, &by_first, &masks)),
         Word::U128 | Word::Wide(_) if options.flat => {
