@@ -60,17 +60,20 @@ pub fn puzzle_info(
     redundancy: &Redundancy,
     engine: &str,
 ) -> Result<PuzzleInfo, NotApplicable> {
-    run_info(puzzle, redundancy, engine, true)
+    run_info(puzzle, redundancy, engine, true, false)
 }
 
 /// [`puzzle_info`] for one run, whose options say whether it counts up to reflections
 /// (`--mirror`): without, the mirror stage is not built (on the Soma, a third of the
-/// description's cost) and the description refuses `--mirror` as a usage error.
+/// description's cost) and the description refuses `--mirror` as a usage error. A run
+/// that stops at partial solutions (`-g`, `partial`) takes an automatic piece none of
+/// whose kept images is symmetric where there is one ([`Puzzle::auto_piece`]).
 pub(crate) fn run_info(
     puzzle: &Puzzle,
     redundancy: &Redundancy,
     engine: &str,
     mirror: bool,
+    partial: bool,
 ) -> Result<PuzzleInfo, NotApplicable> {
     // Images, pieces and shapes are numbered with u16 in the runtime.
     if puzzle.images.len() > u16::MAX as usize || puzzle.pieces.len() > u16::MAX as usize {
@@ -100,7 +103,7 @@ pub(crate) fn run_info(
     };
     let rotation_group = puzzle.group(SymmetryMode::Rotations)?;
     // The unfiltered stage starts from the automatic piece too.
-    let auto = puzzle.auto_piece(&rotation_group);
+    let auto = puzzle.auto_piece(&rotation_group, partial);
     let unfiltered = first_info(
         puzzle,
         &puzzle.first_stage_with(&Redundancy::Off, &rotation_group, || auto)?,
@@ -123,7 +126,7 @@ pub(crate) fn run_info(
             Ok(group) => {
                 let auto = match redundancy {
                     Redundancy::Piece(_) => None,
-                    Redundancy::Auto | Redundancy::Off => puzzle.auto_piece(&group),
+                    Redundancy::Auto | Redundancy::Off => puzzle.auto_piece(&group, partial),
                 };
                 symmetry(group, "rotations+reflections", auto).map_err(|NotApplicable(why)| {
                     MirrorRefusal {

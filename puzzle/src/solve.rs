@@ -83,7 +83,9 @@ pub fn prepare(
     }
     let dlx = "generic engine: dancing links";
     let redundancy = model_filter(&options.redundancy);
-    let mut info = run_info(&puzzle, &redundancy, dlx, options.mirror).map_err(|why| why.0)?;
+    let partial = options.goal > 0;
+    let mut info =
+        run_info(&puzzle, &redundancy, dlx, options.mirror, partial).map_err(|why| why.0)?;
     info.pruning.volume_filter = volume_filter;
     if !fila {
         return Ok(Prepared {
@@ -114,6 +116,7 @@ pub fn prepare(
                         &Redundancy::Piece(name.clone()),
                         dlx,
                         options.mirror,
+                        partial,
                     )
                     .map_err(|why| why.0)?;
                     info.pruning.volume_filter = volume_filter;
@@ -190,8 +193,9 @@ pub struct Choice {
 /// search is long enough to repay it. The filter piece is placed first, in each of its
 /// images up to the box's symmetry, and the E or F order fills the box around it: a piece
 /// that leaves awkward holes there makes every subtree larger. On the Tetris Cube the
-/// model's automatic piece (A, the best at removing redundancy) took 21.5 s, and L 6.9 s
-/// (one thread, this machine).
+/// piece best at removing redundancy (A) took 21.5 s, and L 6.9 s (one thread, this
+/// machine); the model's automatic piece, G (the fewest kept images), three times L's
+/// placements by the walks.
 ///
 /// For each piece that can carry the filter, Knuth's walks down the solver's own tree
 /// (from the nodes of its first few levels, [`WALKS_PER_SUBTREE`] walks each) estimate
@@ -218,11 +222,13 @@ fn choose_filter(
     if group.len() < 2 || candidates.len() < 2 {
         return None;
     }
-    // The automatic piece, whose first stage the description has (`-r #`).
-    let auto = symmetry.filtered.filter.as_str();
-    let auto = candidates.iter().copied().find(|&p| {
-        puzzle.pieces[p].name == auto && symmetry.filtered.what == format!("piece {auto}")
-    })?;
+    // The automatic piece, whose first stage the description has (`-r #`, with a
+    // candidate to take: a stage of that piece's images). Candidates are uniquely shaped.
+    let shape = info.images[*symmetry.filtered.images.first()? as usize].shape as usize;
+    let auto = candidates
+        .iter()
+        .copied()
+        .find(|&p| puzzle.pieces[p].shape == Some(shape))?;
     let plan = Plan::resolve(info, options).ok()?;
     // The placements the walks estimate with `piece` as the filter's, and what they tried.
     let mut measure = |piece: usize, walks: usize| -> Option<(f64, u64)> {

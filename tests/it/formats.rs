@@ -139,10 +139,12 @@ fn sub_puzzles_hold_every_solution_once() {
             &["pentomino_10x6", "-g", "8", "-f", "SC"],
             &[],
         ),
-        // oneSide, with the reflections of a mirror-closed set in the group.
+        // oneSide, with the reflections of a mirror-closed set in the group (W named, so
+        // that the whole run lists the same representatives: without a goal the
+        // automatic piece is X, whose kept images are all symmetric).
         (
             "puzzles/one_sided_30x3.txt",
-            &["solve", "-g", "14", "-f", "SC"],
+            &["solve", "-g", "14", "-f", "SC", "-r", "W"],
             &[],
         ),
         // Triangles, with a stationary frame.
@@ -170,6 +172,19 @@ fn sub_puzzles_hold_every_solution_once() {
         assert_eq!(sum, listed.len() as u64, "{parent:?} {file}");
         // Not only the count: the sub-puzzles' solutions are the whole run's, each once.
         assert_eq!(layouts(&subs), listed, "{parent:?} {file}");
+    }
+    // A run with a goal takes an automatic piece none of whose kept images is symmetric:
+    // W in the 30x3, where a run without takes X.
+    let file = "puzzles/one_sided_30x3.txt";
+    for (args, piece) in [(&["-g", "14"][..], "W"), (&[][..], "X")] {
+        let mut all = vec!["solve", "-q", "-i"];
+        all.extend_from_slice(args);
+        all.push(file);
+        let report = ok(&all, None);
+        assert!(
+            report.contains(&format!("\nREDUNDANCY_FILTER={piece}\n")),
+            "{all:?}: {report}"
+        );
     }
 }
 

@@ -247,7 +247,7 @@ fn tetriscube() {
 
 /// `-r #` on the FILA engine measures, where the search is long, each piece that can carry
 /// the filter by Knuth's walks: on the Tetris Cube it takes L, whose search is three times
-/// shorter than the automatic A's, says so in `ENGINE=`, and chooses the same on a shard
+/// shorter than the automatic G's, says so in `ENGINE=`, and chooses the same on a shard
 /// and on two threads (a shard that chose another piece would search another partition).
 /// A named piece is kept as named, and a short search (10x6) keeps the automatic piece
 /// unmeasured.
@@ -269,7 +269,7 @@ fn the_filter_piece_is_measured_where_the_search_is_long() {
     let (filter, engine) = run(tetris, &["-j", "1"]);
     assert_eq!(filter, "L", "{engine}");
     assert!(
-        engine.contains("filter piece L rather than A (the automatic one)"),
+        engine.contains("filter piece L rather than G (the automatic one)"),
         "{engine}"
     );
     assert_eq!(

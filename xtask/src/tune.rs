@@ -831,7 +831,6 @@ pub fn tune(
 /// equal to the last one, whatever the times. Returns a line saying so and what each
 /// took, or why the two differ.
 pub fn check(exe: &std::path::Path, tuned: &Tuned) -> Result<String, String> {
-    let whole = tuned.whole;
     let started = std::time::Instant::now();
     let output = std::process::Command::new(exe)
         .args(&tuned.args)
@@ -849,7 +848,7 @@ pub fn check(exe: &std::path::Path, tuned: &Tuned) -> Result<String, String> {
     }
     let unread = |e: runtime::report::ReportError| format!("{run}: {e} in its report:\n{text}");
     let report = runtime::report::Report::parse(&text).map_err(unread)?;
-    let (fits, seconds) = if whole {
+    let (fits, seconds) = if tuned.whole {
         (report.fits_total().map_err(unread)? as f64, wall)
     } else {
         (
@@ -870,8 +869,8 @@ pub fn check(exe: &std::path::Path, tuned: &Tuned) -> Result<String, String> {
     Ok(format!(
         "checked: {run}: {fits:.0} placements{}, as the run-time engine; {seconds:.4} s{} \
          (the run-time engine: {:.4} s of one thread)",
-        if whole { "" } else { " estimated" },
-        if whole {
+        if tuned.whole { "" } else { " estimated" },
+        if tuned.whole {
             " (wall, whole process)"
         } else {
             " estimated"
