@@ -761,9 +761,9 @@ impl Puzzle {
                 None => true,
                 Some((q, k, t)) => {
                     let size = |piece: usize| self.shapes[self.pieces[piece].shape.unwrap()].size;
-                    // Kept images, then the fraction kept (kept / total against k / t),
-                    // then the size, the larger first.
-                    // Every orbit whole (no kept image symmetric): kept * |group| = total.
+                    // For a run with a goal, every orbit whole first (no kept image
+                    // symmetric: kept * |group| = total); then the fewest kept images, the
+                    // fraction kept (kept / total against k / t), the larger piece.
                     let symmetric =
                         |kept: usize, total: usize| partial && kept * group.len() != total;
                     symmetric(kept, total)
