@@ -605,69 +605,69 @@ impl Puzzle {
         Ok(p)
     }
 
+    /// The orbits of `group` on the images of `piece`: for each, the image it was found
+    /// from (the first not yet seen, in image order) and its images under `group`, in
+    /// the group's order.
+    fn orbits<'a>(
+        &'a self,
+        piece: usize,
+        group: &'a [Symmetry],
+    ) -> impl Iterator<Item = (usize, Vec<usize>)> + 'a {
+        let s = self.pieces[piece].shape.expect("a mobile piece");
+        let range = self.shape_images[s].clone();
+        let start = range.start;
+        let mut seen = vec![false; range.len()];
+        range.filter_map(move |i| {
+            if seen[i - start] {
+                return None;
+            }
+            let orbit: Vec<usize> = group
+                .iter()
+                .map(|g| {
+                    self.map_image(g, i)
+                        .expect("a symmetry maps images to images")
+                })
+                .collect();
+            for &j in &orbit {
+                seen[j - start] = true;
+            }
+            Some((i, orbit))
+        })
+    }
+
     /// The number of orbits of `group` on the images of `piece`: the images of it that
     /// [`Puzzle::orbit_representatives`] keeps, without finding them.
     fn orbit_count(&self, piece: usize, group: &[Symmetry]) -> usize {
-        let s = self.pieces[piece].shape.expect("a mobile piece");
-        let range = self.shape_images[s].clone();
-        let mut seen = vec![false; range.len()];
-        let mut orbits = 0;
-        for i in range.clone() {
-            if seen[i - range.start] {
-                continue;
-            }
-            orbits += 1;
-            for g in group {
-                let j = self
-                    .map_image(g, i)
-                    .expect("a symmetry maps images to images");
-                seen[j - range.start] = true;
-            }
-        }
-        orbits
+        self.orbits(piece, group).count()
     }
 
     /// One image per orbit of `group` on the images of `piece` (the least, in cell order),
     /// each with its stabiliser.
     pub fn orbit_representatives(&self, piece: usize, group: &[Symmetry]) -> Vec<FirstEntry> {
-        let s = self.pieces[piece].shape.expect("a mobile piece");
-        let range = self.shape_images[s].clone();
-        let mut seen = vec![false; range.len()];
-        let mut entries = Vec::new();
-        for i in range.clone() {
-            if seen[i - range.start] {
-                continue;
-            }
-            let mut orbit = Vec::new();
-            let mut stabiliser = Vec::new();
-            for (k, g) in group.iter().enumerate() {
-                let j = self
-                    .map_image(g, i)
-                    .expect("a symmetry maps images to images");
-                seen[j - range.start] = true;
-                orbit.push(j);
-                if k != 0 && j == i {
-                    stabiliser.push(k);
+        let mut entries: Vec<FirstEntry> = self
+            .orbits(piece, group)
+            .map(|(i, orbit)| {
+                // The representative is the least image of the orbit by its cells; its
+                // stabiliser is conjugate to that of `i` and is computed afresh.
+                let rep = *orbit
+                    .iter()
+                    .min_by(|&&a, &&b| self.images[a].cells.cmp(&self.images[b].cells))
+                    .expect("an orbit holds its own image");
+                let stabiliser = (1..group.len())
+                    .filter(|&k| {
+                        if rep == i {
+                            orbit[k] == i
+                        } else {
+                            self.map_image(&group[k], rep) == Some(rep)
+                        }
+                    })
+                    .collect();
+                FirstEntry {
+                    image: rep,
+                    stabiliser,
                 }
-            }
-            // The representative is the least image of the orbit by its cells; its
-            // stabiliser is conjugate to that of `i` and is computed afresh.
-            let rep = *orbit
-                .iter()
-                .min_by(|&&a, &&b| self.images[a].cells.cmp(&self.images[b].cells))
-                .unwrap();
-            let stabiliser = if rep == i {
-                stabiliser
-            } else {
-                (1..group.len())
-                    .filter(|&k| self.map_image(&group[k], rep) == Some(rep))
-                    .collect()
-            };
-            entries.push(FirstEntry {
-                image: rep,
-                stabiliser,
-            });
-        }
+            })
+            .collect();
         entries.sort_by(|a, b| self.images[a.image].cells.cmp(&self.images[b.image].cells));
         entries
     }
