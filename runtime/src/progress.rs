@@ -190,7 +190,9 @@ impl Progress {
 fn time_left(history: &[(f64, f64)], now: f64, total: f64) -> Option<f64> {
     let &(_, done) = history.last()?;
     // The last point at or before half the time so far.
-    let from = history.partition_point(|&(t, _)| t <= now / 2.0).max(1) - 1;
+    let from = history
+        .partition_point(|&(t, _)| t <= now / 2.0)
+        .saturating_sub(1);
     let (then, done_then) = history[from];
     let (seconds, work) = if done > done_then {
         (now - then, done - done_then)
