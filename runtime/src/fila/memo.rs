@@ -224,7 +224,7 @@ impl<W: Word> Memo<W> {
             return None;
         }
         Some(Memo {
-            slots: vec![0; Self::STRIDE << FIRST_BITS],
+            slots: zeroed(Self::STRIDE << FIRST_BITS),
             bits: FIRST_BITS,
             most_bits: slots.ilog2(),
             stored: 0,
@@ -305,7 +305,7 @@ impl<W: Word> Memo<W> {
     #[cold]
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
-        let old = std::mem::replace(&mut self.slots, vec![0; Self::STRIDE << bits]);
+        let old = std::mem::replace(&mut self.slots, zeroed(Self::STRIDE << bits));
         for s in old.chunks_exact(Self::STRIDE).filter(|s| s[0] != 0) {
             let mut limbs = [0; 2];
             limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
@@ -315,6 +315,47 @@ impl<W: Word> Memo<W> {
         self.bits = bits;
         self.stored = 0;
     }
+}
+
+/// `n` words, zero, for a table: from the allocator's zeroed memory, so that the pages are
+/// touched only as states are stored; on huge pages where the table is large
+/// ([`HUGE_FROM`]).
+fn zeroed(n: usize) -> Vec<u64> {
+    let words = vec![0u64; n];
+    if n * 8 >= HUGE_FROM {
+        huge_pages(words.as_ptr() as usize, n * 8);
+    }
+    words
+}
+
+/// Tables of at least this many bytes ask for huge pages ([`huge_pages`]). A lookup lands
+/// anywhere in the table, and with pages of 4 KiB nearly every lookup in a large table
+/// also misses the processor's cache of page addresses (TLB): on huge pages (2 MiB) the
+/// one-sided 18x5 took 5.6 s against 7.5 s (one thread; 1 GiB of tables). Small tables
+/// gain nothing and lose the time huge pages take to find and clear: the 10x6, whose
+/// tables take a few MiB, took 36.7 ms against 30.9 ms on huge pages.
+const HUGE_FROM: usize = 64 << 20;
+
+/// Asks Linux to back `bytes` from `start` (an allocation of the caller's) with
+/// transparent huge pages, where the system allows them on request (`madvise`, the
+/// usual setting; with `always` they come anyway, with `never` not at all).
+fn huge_pages(start: usize, bytes: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let from = start.next_multiple_of(HUGE);
+        let to = (start + bytes) / HUGE * HUGE;
+        if from < to {
+            // SAFETY: the range lies within the caller's allocation; the advice changes
+            // only how the kernel backs these pages, not their contents or their
+            // validity, and a refusal changes nothing.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, bytes);
 }
 
 #[cfg(test)]
