@@ -341,21 +341,26 @@ const HUGE_FROM: usize = 64 << 20;
 /// usual setting; with `always` they come anyway, with `never` not at all).
 fn huge_pages(start: usize, bytes: usize) {
     #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let from = start.next_multiple_of(HUGE);
-        let to = (start + bytes) / HUGE * HUGE;
-        if from < to {
-            // SAFETY: the range lies within the caller's allocation; the advice changes
-            // only how the kernel backs these pages, not their contents or their
-            // validity, and a refusal changes nothing.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
+    if let Some((from, to)) = huge_range(start, bytes) {
+        // SAFETY: the range lies within the caller's allocation; the advice changes only
+        // how the kernel backs these pages, not their contents or their validity, and a
+        // refusal changes nothing.
+        unsafe {
+            libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
         }
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (start, bytes);
+}
+
+/// The whole huge pages (2 MiB, aligned) within `bytes` from `start`: the addresses from
+/// and to, or `None` where there is none.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn huge_range(start: usize, bytes: usize) -> Option<(usize, usize)> {
+    const HUGE: usize = 2 << 20;
+    let from = start.next_multiple_of(HUGE);
+    let to = (start + bytes) / HUGE * HUGE;
+    (from < to).then_some((from, to))
 }
 
 #[cfg(test)]
@@ -484,6 +489,19 @@ mod tests {
         assert!(!DeadStates::<u64>::possible(&[255; 8]));
         assert!(DeadStates::<u64>::new(1 << 20, &[255; 8]).is_none());
         assert!(!DeadStates::<crate::word::Wide<3>>::possible(&[1; 8]));
+    }
+
+    #[test]
+    fn huge_pages_are_asked_for_only_within_the_table() {
+        const HUGE: usize = 2 << 20;
+        // A table of 64 MiB just past a huge page's start: the 31 whole pages inside it.
+        let start = 5 * HUGE + 16;
+        assert_eq!(huge_range(start, 32 * HUGE), Some((6 * HUGE, 37 * HUGE)));
+        // Aligned at both ends: all of it.
+        assert_eq!(huge_range(4 * HUGE, 3 * HUGE), Some((4 * HUGE, 7 * HUGE)));
+        // Less than a whole aligned huge page: none.
+        assert_eq!(huge_range(start, 2 * HUGE - 32), None);
+        assert_eq!(huge_range(start, HUGE), None);
     }
 
     #[test]
