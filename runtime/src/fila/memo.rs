@@ -11,6 +11,13 @@
 //! slot holds the last state stored there, so a state forgotten only costs its search
 //! again.
 //!
+//! Where the code of the pieces left leaves room, a key is one 64-bit word ([`Memo::key`]):
+//! the first open cell, the cells after it (a window: where the search fills the first
+//! open cell, every piece placed ends within a few columns of it) and the pieces left.
+//! Three times the states of the wide slots (the code and the occupancy's limbs) fit the
+//! same memory. A state whose filled cells reach past the window has no key of one word
+//! and is neither looked up nor stored.
+//!
 //! The table starts small (in cache for small puzzles) and grows fourfold, keeping its
 //! states, each time it has taken as many states as it holds, up to the size `--memo`
 //! allows each thread's solver.
@@ -72,12 +79,19 @@ impl<W: Word> DeadStates<W> {
         Memo::<W>::KEYS && weights(copies).is_some()
     }
 
-    /// A table of at most `bytes` for pieces with these copies of each shape; `None`
-    /// where none is [`possible`](DeadStates::possible) or `bytes` is too few.
-    pub fn new(bytes: u64, copies: &[u8]) -> Option<Self> {
+    /// A table of at most `bytes` for pieces with these copies of each shape, with keys
+    /// of `one_word` where the code of the pieces left leaves room ([`Memo::new`]);
+    /// `None` where none is [`possible`](DeadStates::possible) or `bytes` is too few.
+    pub fn new(bytes: u64, copies: &[u8], one_word: bool) -> Option<Self> {
+        let (weights, codes) = weights(copies)?;
+        let code_bits = if one_word {
+            64 - (codes - 1).leading_zeros()
+        } else {
+            64
+        };
         Some(DeadStates {
-            weights: weights(copies)?,
-            table: Memo::new(bytes)?,
+            weights,
+            table: Memo::new(bytes, code_bits)?,
             levels: !0 << MEMO_FROM,
             probes: [0; 64],
             hits: [0; 64],
@@ -89,6 +103,11 @@ impl<W: Word> DeadStates<W> {
     /// The memory the table was allowed ([`Memo::limit`]).
     pub fn limit(&self) -> u64 {
         self.table.limit()
+    }
+
+    /// Whether its keys are of one word ([`Memo::key`]).
+    pub fn one_word(&self) -> bool {
+        self.table.window != 0
     }
 
     /// Whether nodes with `left` pieces left consult the table.
@@ -181,22 +200,36 @@ impl<W: Word> DeadStates<W> {
 
 /// The weight of each shape's copies in the code of the pieces left
 /// ([`DeadStates::weights`]): one more than the copies of the shapes before it,
-/// multiplied; `None` when the product of all passes 64 bits.
-fn weights(copies: &[u8]) -> Option<[u64; 64]> {
+/// multiplied; and the number of codes, the product of all (`None` when that passes 64
+/// bits).
+fn weights(copies: &[u8]) -> Option<([u64; 64], u64)> {
     let mut weights = [0; 64];
     let mut weight = 1u64;
     for (w, &c) in weights.iter_mut().zip(copies) {
         *w = weight;
         weight = weight.checked_mul(u64::from(c) + 1)?;
     }
-    Some(weights)
+    Some((weights, weight))
 }
+
+/// The bits of a one-word key ([`Memo::key`]) that give the first open cell (0 to 128).
+const CELL_BITS: u32 = 8;
+
+/// Keys of one word where their window ([`Memo::key`]) holds at least this many cells:
+/// two columns of a 6-high board and more (the one-sided pentominoes: 18 bits of code,
+/// a window of 38 cells). Fewer, and too many states would be left out of the table.
+const LEAST_WINDOW: u32 = 12;
 
 /// A table of dead states, for occupancy words of at most 128 bits.
 pub struct Memo<W: Word> {
-    /// `STRIDE` words a slot: the pieces left (their code, never zero in a stored state:
-    /// zero marks an empty slot), then the occupancy's 64-bit limbs.
+    /// `stride` words a slot. With keys of one word ([`Memo::key`]) the key, never
+    /// zero; else the pieces left (their code, never zero in a stored state: zero marks an
+    /// empty slot), then the occupancy's 64-bit limbs.
     slots: Vec<u64>,
+    /// 1, or `1 + LIMBS` for wide slots.
+    stride: usize,
+    /// The cells of a one-word key's window; 0 for wide slots.
+    window: u32,
     bits: u32,
     /// The table grows no further than this many slots (a power of two).
     most_bits: u32,
@@ -208,23 +241,31 @@ pub struct Memo<W: Word> {
 }
 
 impl<W: Word> Memo<W> {
-    /// The occupancy's 64-bit limbs in a slot: 1 or 2.
+    /// The occupancy's 64-bit limbs in a wide slot: 1 or 2.
     const LIMBS: usize = std::mem::size_of::<W>().div_ceil(8);
-    const STRIDE: usize = 1 + Self::LIMBS;
 
     /// Whether states of this word fit a slot.
     pub const KEYS: bool = Self::LIMBS <= 2;
 
-    /// A table that grows to at most `bytes` (none when that is less than the first
-    /// table, or the word is wider than 128 bits).
-    pub fn new(bytes: u64) -> Option<Self> {
-        let slot = (Self::STRIDE * 8) as u64;
-        let slots = bytes / slot;
+    /// A table that grows to at most `bytes`, for codes of the pieces left of
+    /// `code_bits` bits: with keys of one word ([`Memo::key`]) where these leave a window
+    /// of [`LEAST_WINDOW`] cells or more, else wide slots (none when `bytes` is less than
+    /// the first table, or the word is wider than 128 bits).
+    pub fn new(bytes: u64, code_bits: u32) -> Option<Self> {
+        let window = (64 - CELL_BITS).saturating_sub(code_bits);
+        let (stride, window) = if window >= LEAST_WINDOW {
+            (1, window)
+        } else {
+            (1 + Self::LIMBS, 0)
+        };
+        let slots = bytes / (stride * 8) as u64;
         if !Self::KEYS || slots < 1 << FIRST_BITS {
             return None;
         }
         Some(Memo {
-            slots: zeroed(Self::STRIDE << FIRST_BITS),
+            slots: zeroed(stride << FIRST_BITS),
+            stride,
+            window,
             bits: FIRST_BITS,
             most_bits: slots.ilog2(),
             stored: 0,
@@ -240,7 +281,28 @@ impl<W: Word> Memo<W> {
 
     /// The most memory the table grows to: the largest power of two of slots allowed.
     pub fn most_bytes(&self) -> u64 {
-        ((Self::STRIDE * 8) as u64) << self.most_bits
+        ((self.stride * 8) as u64) << self.most_bits
+    }
+
+    /// The state as one word, where its filled cells are all before its first open
+    /// cell or within the `window` cells after it: the code, the first open cell and the
+    /// window, from the high bits down. The code's bits leave room for the rest
+    /// ([`Memo::new`]), so that no two states share a key, and it is not zero in a stored
+    /// state, nor then is the key.
+    #[inline(always)]
+    fn key(&self, occ: W, code: u64) -> Option<u64> {
+        let x = occ.low_u128();
+        let first = (!x).trailing_zeros();
+        let after = x.checked_shr(first + 1).unwrap_or(0);
+        (after >> self.window == 0)
+            .then(|| (code << CELL_BITS | u64::from(first)) << self.window | after as u64)
+    }
+
+    /// The slot of a one-word key, in a table of `2^bits` slots.
+    #[inline(always)]
+    fn key_slot(bits: u32, key: u64) -> usize {
+        let h = (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((h ^ h >> 29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f) >> (64 - bits)) as usize
     }
 
     #[inline(always)]
@@ -249,29 +311,41 @@ impl<W: Word> Memo<W> {
         [x as u64, (x >> 64) as u64]
     }
 
-    /// The first word of the slot of a state, in a table of `2^bits` slots.
+    /// The first word of the wide slot of a state, in a table of `2^bits` slots.
     #[inline(always)]
     fn slot(bits: u32, limbs: [u64; 2], code: u64) -> usize {
         let h = (limbs[0].wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
             ^ limbs[1].wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
             ^ code.wrapping_mul(0x1656_67b1_9e37_79f9))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> (64 - bits)) as usize * Self::STRIDE
+        (h >> (64 - bits)) as usize * (1 + Self::LIMBS)
     }
 
     /// Whether the state (`occ` filled, `code` the pieces left) is known to be dead.
     #[inline(always)]
     pub fn dead(&self, occ: W, code: u64) -> bool {
+        if self.window != 0 {
+            return self
+                .key(occ, code)
+                .is_some_and(|key| code != 0 && self.slots[Self::key_slot(self.bits, key)] == key);
+        }
         let limbs = Self::limbs(occ);
         let at = Self::slot(self.bits, limbs, code);
-        let s = &self.slots[at..at + Self::STRIDE];
+        let s = &self.slots[at..at + self.stride];
         s[0] == code && code != 0 && s[1..] == limbs[..Self::LIMBS]
     }
 
     /// [`DeadStates::prefetch`].
     #[inline(always)]
     pub fn prefetch(&self, occ: W, code: u64) {
-        let at = Self::slot(self.bits, Self::limbs(occ), code);
+        let at = if self.window != 0 {
+            let Some(key) = self.key(occ, code) else {
+                return;
+            };
+            Self::key_slot(self.bits, key)
+        } else {
+            Self::slot(self.bits, Self::limbs(occ), code)
+        };
         #[cfg(target_arch = "x86_64")]
         if let Some(slot) = self.slots.get(at) {
             // SAFETY: a prefetch only hints at an address; it reads nothing and cannot
@@ -290,11 +364,18 @@ impl<W: Word> Memo<W> {
     #[inline(always)]
     pub fn store(&mut self, occ: W, code: u64) {
         debug_assert!(code != 0);
-        let limbs = Self::limbs(occ);
-        let at = Self::slot(self.bits, limbs, code);
-        let s = &mut self.slots[at..at + Self::STRIDE];
-        s[0] = code;
-        s[1..].copy_from_slice(&limbs[..Self::LIMBS]);
+        if self.window != 0 {
+            let Some(key) = self.key(occ, code) else {
+                return;
+            };
+            self.slots[Self::key_slot(self.bits, key)] = key;
+        } else {
+            let limbs = Self::limbs(occ);
+            let at = Self::slot(self.bits, limbs, code);
+            let s = &mut self.slots[at..at + self.stride];
+            s[0] = code;
+            s[1..].copy_from_slice(&limbs[..Self::LIMBS]);
+        }
         self.stored += 1;
         if self.stored >> self.bits != 0 && self.bits < self.most_bits {
             self.grow();
@@ -305,12 +386,17 @@ impl<W: Word> Memo<W> {
     #[cold]
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
-        let old = std::mem::replace(&mut self.slots, zeroed(Self::STRIDE << bits));
-        for s in old.chunks_exact(Self::STRIDE).filter(|s| s[0] != 0) {
-            let mut limbs = [0; 2];
-            limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
-            let at = Self::slot(bits, limbs, s[0]);
-            self.slots[at..at + Self::STRIDE].copy_from_slice(s);
+        let stride = self.stride;
+        let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
+        for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
+            let at = if self.window != 0 {
+                Self::key_slot(bits, s[0])
+            } else {
+                let mut limbs = [0; 2];
+                limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
+                Self::slot(bits, limbs, s[0])
+            };
+            self.slots[at..at + stride].copy_from_slice(s);
         }
         self.bits = bits;
         self.stored = 0;
@@ -367,38 +453,80 @@ fn huge_range(start: usize, bytes: usize) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_state_is_found_only_under_its_whole_key() {
-        let mut memo = Memo::<u128>::new(1 << 20).unwrap();
-        let occ = 0b1011u128 | 1 << 100;
+    /// A state is found under its whole key alone: `far` is a cell of `memo`'s word.
+    fn found_under_its_whole_key(mut memo: Memo<u128>, far: u32) {
+        let occ = 0b1011u128 | 1 << far;
         memo.store(occ, 6);
         assert!(memo.dead(occ, 6));
         // Another word, or other pieces left, is another state.
-        assert!(!memo.dead(occ ^ 1 << 100, 6));
+        assert!(!memo.dead(occ ^ 1 << far, 6));
         assert!(!memo.dead(occ ^ 1, 6));
+        assert!(!memo.dead(occ ^ 1 << 2, 6));
+        assert!(!memo.dead(occ | 1 << (far + 1), 6));
         assert!(!memo.dead(occ, 7));
         // An empty slot matches nothing, the empty state included.
         assert!(!memo.dead(0, 0));
     }
 
     #[test]
-    fn the_table_grows_to_its_limit_keeping_what_it_holds() {
+    fn a_state_is_found_only_under_its_whole_key() {
+        // Codes of 18 bits: keys of one word, with a window of 38 cells.
+        let memo = Memo::<u128>::new(1 << 20, 18).unwrap();
+        assert_eq!((memo.stride, memo.window), (1, 38));
+        found_under_its_whole_key(memo, 40);
+        // Codes of 50 bits: wide slots, any cell.
+        let memo = Memo::<u128>::new(1 << 20, 50).unwrap();
+        assert_eq!((memo.stride, memo.window), (3, 0));
+        found_under_its_whole_key(memo, 100);
+    }
+
+    #[test]
+    fn a_state_past_its_window_is_neither_stored_nor_found() {
+        let mut memo = Memo::<u128>::new(1 << 20, 18).unwrap();
+        // Cells 0 to 9 filled, 10 open: the window is cells 11 to 48.
+        let before = (1u128 << 10) - 1;
+        memo.store(before | 1 << 48, 5);
+        assert!(memo.dead(before | 1 << 48, 5));
+        memo.store(before | 1 << 49, 5);
+        assert!(!memo.dead(before | 1 << 49, 5));
+        assert_eq!(memo.stored, 1);
+        // No two states share a key: the first open cell and the window are all of it.
+        assert!(!memo.dead(before | 1 << 48 | 1 << 10, 5));
+        assert!(!memo.dead((before | 1 << 48) >> 1, 5));
+        // A full word (the first open cell past its end) has a key too.
+        assert!(memo.key(!0, 1).is_some() && memo.key(!0, 1) != memo.key(!0 >> 1, 1));
+    }
+
+    /// Stores states `1..=3 << (FIRST_BITS + 5)` (`occ(k)`, code `k`) in a table of
+    /// `16 << (FIRST_BITS + 5)` bytes whose codes have `code_bits` bits.
+    fn grown(code_bits: u32, occ: impl Fn(u64) -> u64) {
         let bytes = 16 << (FIRST_BITS + 5);
-        let mut memo = Memo::<u64>::new(bytes).unwrap();
+        let mut memo = Memo::<u64>::new(bytes, code_bits).unwrap();
         assert_eq!(memo.most_bytes(), bytes);
         let states = 3 << (FIRST_BITS + 5);
         for k in 1..=states {
-            memo.store(k * 0x9e37_79b9, k);
+            memo.store(occ(k), k);
         }
-        assert_eq!(memo.bits, FIRST_BITS + 5);
-        assert_eq!(memo.slots.len(), 2 << (FIRST_BITS + 5));
+        let slots: usize = 16 << (FIRST_BITS + 5) >> 3 >> (memo.stride - 1);
+        assert_eq!(memo.bits, slots.ilog2());
+        assert_eq!(memo.slots.len(), slots * memo.stride);
         // The last states stored are all there (a slot keeps the latest); of the others,
         // at most one a slot.
-        let found = (1..=states)
-            .filter(|&k| memo.dead(k * 0x9e37_79b9, k))
-            .count();
-        assert!(found <= 1 << (FIRST_BITS + 5));
-        assert!(memo.dead(states * 0x9e37_79b9, states));
+        let found = (1..=states).filter(|&k| memo.dead(occ(k), k)).count();
+        assert!(found <= slots);
+        assert!(
+            found >= states as usize / 4,
+            "{found} states of {states} kept"
+        );
+        assert!(memo.dead(occ(states), states));
+    }
+
+    #[test]
+    fn the_table_grows_to_its_limit_keeping_what_it_holds() {
+        // Wide slots, any word; and keys of one word (20 bits of code, a window of 36
+        // cells), words whose filled cells all fit it.
+        grown(60, |k| k * 0x9e37_79b9);
+        grown(20, |k| k * 0x9e37 & (1 << 36) - 1);
     }
 
     /// Probes `level` [`MEMO_REVIEW`] times, every `every`-th one (after the first) of a
@@ -427,7 +555,7 @@ mod tests {
 
     #[test]
     fn a_level_whose_probes_save_little_stops_probing_at_its_review() {
-        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12]).unwrap();
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true).unwrap();
         assert!(!dead.consulted(MEMO_FROM - 1));
         // Nothing found: no placement saved.
         assert_eq!(review(&mut dead, 5, u64::MAX), (true, false));
@@ -443,7 +571,7 @@ mod tests {
 
     #[test]
     fn one_node_searched_in_eight_is_measured_and_hits_are_not_counted() {
-        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12]).unwrap();
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true).unwrap();
         let mut measured = Vec::new();
         for k in 1..=24 {
             assert!(!dead.probe(5, k, 1));
@@ -464,7 +592,7 @@ mod tests {
     #[test]
     fn the_pieces_left_are_coded_in_mixed_radix() {
         // Copies 2, 1 and 3 of three shapes: weights 1, 3 and 6, codes up to 23.
-        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3]).unwrap();
+        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3], true).unwrap();
         assert_eq!(dead.code(false, 0, &[2, 1, 3]), 2 + 3 + 18);
         assert_eq!(dead.code(false, 0, &[1, 0, 2]), 1 + 12);
         // A piece placed takes its weight off the code.
@@ -487,7 +615,7 @@ mod tests {
         // No code where the multisets number 2^64 or more.
         assert!(DeadStates::<u64>::possible(&[255; 7]));
         assert!(!DeadStates::<u64>::possible(&[255; 8]));
-        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8]).is_none());
+        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8], true).is_none());
         assert!(!DeadStates::<crate::word::Wide<3>>::possible(&[1; 8]));
     }
 
@@ -506,8 +634,8 @@ mod tests {
 
     #[test]
     fn no_table_below_the_first_size_or_for_wide_words() {
-        assert!(Memo::<u64>::new(1000).is_none());
-        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30).is_none());
-        assert!(Memo::<u64>::new(1 << 30).is_some());
+        assert!(Memo::<u64>::new(1000, 12).is_none());
+        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, 12).is_none());
+        assert!(Memo::<u64>::new(1 << 30, 12).is_some());
     }
 }

@@ -198,9 +198,16 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         // nodes are cut, and so the subtrees of a split: the table is put aside.
         let table = s.dead.take().or(s.idle.take());
         if settings.floor == 0 {
+            // Keys of one word where the search fills the first open cell throughout
+            // (the F heuristic): the E heuristic fills cells anywhere, and its states
+            // would mostly not fit the key's window ([`DeadStates::new`]).
+            let t = self.tables;
+            let one_word = t.e_table().is_none() || settings.f_from >= t.pieces();
             s.dead = match table {
-                Some(kept) if kept.limit() == settings.memo => Some(kept),
-                _ => DeadStates::new(settings.memo, self.tables.copies()).map(Box::new),
+                Some(kept) if kept.limit() == settings.memo && kept.one_word() == one_word => {
+                    Some(kept)
+                }
+                _ => DeadStates::new(settings.memo, t.copies(), one_word).map(Box::new),
             };
         } else {
             s.idle = table;
@@ -917,7 +924,7 @@ mod tests {
     fn a_node_is_given_up_only_when_the_table_knows_it_dead() {
         let mut s = Solver::<NoTail<u64>>::new().state;
         assert!(matches!(probe(&mut s, 0b111), Lookup::Untabled));
-        s.dead = DeadStates::new(1 << 20, &[1, 1]).map(Box::new);
+        s.dead = DeadStates::new(1 << 20, &[1, 1], true).map(Box::new);
         assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
         // Searched to the end, past its check, without a solution: dead from now on.
         search(&mut s, 0b111, 0, true);
