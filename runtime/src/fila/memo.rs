@@ -14,9 +14,10 @@
 //! Where the code of the pieces left leaves room, a key is one 64-bit word ([`Memo::key`]):
 //! the first open cell, the cells after it (a window: where the search fills the first
 //! open cell, every piece placed ends within a few columns of it) and the pieces left.
-//! Three times the states of the wide slots (the code and the occupancy's limbs) fit the
-//! same memory. A state whose filled cells reach past the window has no key of one word
-//! and is neither looked up nor stored.
+//! Two or three times the states of the wide slots (the code and the occupancy's one or
+//! two limbs) fit the same memory. A state whose filled cells reach past the window has
+//! no key of one word and is neither looked up nor stored. The E heuristic fills cells
+//! anywhere, so a solver with an E stage keeps the wide slots (`Solver::configure`).
 //!
 //! The table starts small (in cache for small puzzles) and grows fourfold, keeping its
 //! states, each time it has taken as many states as it holds, up to the size `--memo`
