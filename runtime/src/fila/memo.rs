@@ -57,6 +57,8 @@ pub const MEMO_FROM: usize = 4;
 /// the levels (pieces left) that consult it.
 pub struct DeadStates<W: Word> {
     table: Memo<W>,
+    /// Whether it was made for keys of one word ([`DeadStates::new`]).
+    one_word: bool,
     /// The code of each shape's copies in the key of a state: the pieces left are
     /// `sum(copies[s] * weights[s])`, a number in mixed radix. With one copy of each
     /// shape the code is the solver's `avail`.
@@ -93,6 +95,7 @@ impl<W: Word> DeadStates<W> {
         Some(DeadStates {
             weights,
             table: Memo::new(bytes, code_bits)?,
+            one_word,
             levels: !0 << MEMO_FROM,
             probes: [0; 64],
             hits: [0; 64],
@@ -106,9 +109,10 @@ impl<W: Word> DeadStates<W> {
         self.table.limit()
     }
 
-    /// Whether its keys are of one word ([`Memo::key`]).
+    /// Whether it was made for keys of one word, as [`DeadStates::new`] was asked (where
+    /// the code of the pieces left leaves no room, its keys are wide all the same).
     pub fn one_word(&self) -> bool {
-        self.table.window != 0
+        self.one_word
     }
 
     /// Whether nodes with `left` pieces left consult the table.
@@ -618,6 +622,20 @@ mod tests {
         assert!(!DeadStates::<u64>::possible(&[255; 8]));
         assert!(DeadStates::<u64>::new(1 << 20, &[255; 8], true).is_none());
         assert!(!DeadStates::<crate::word::Wide<3>>::possible(&[1; 8]));
+    }
+
+    /// The solver keeps a table from one subtree to the next only where it was made as
+    /// asked (`Solver::configure`), so a table asked for keys of one word says so even
+    /// where the code leaves them no room.
+    #[test]
+    fn a_table_says_which_keys_it_was_asked_for() {
+        // 46 shapes of one copy: 46 bits of code leave a window of 10 cells, too few.
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 46], true).unwrap();
+        assert!(dead.one_word() && dead.table.window == 0);
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], true).unwrap();
+        assert!(dead.one_word() && dead.table.window == 38);
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], false).unwrap();
+        assert!(!dead.one_word() && dead.table.window == 0);
     }
 
     #[test]
