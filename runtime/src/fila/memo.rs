@@ -87,11 +87,7 @@ impl<W: Word> DeadStates<W> {
     /// `None` where none is [`possible`](DeadStates::possible) or `bytes` is too few.
     pub fn new(bytes: u64, copies: &[u8], one_word: bool) -> Option<Self> {
         let (weights, codes) = weights(copies)?;
-        let code_bits = if one_word {
-            64 - (codes - 1).leading_zeros()
-        } else {
-            64
-        };
+        let code_bits = one_word.then(|| 64 - (codes - 1).leading_zeros());
         Some(DeadStates {
             weights,
             table: Memo::new(bytes, code_bits)?,
@@ -227,12 +223,10 @@ const LEAST_WINDOW: u32 = 12;
 
 /// A table of dead states, for occupancy words of at most 128 bits.
 pub struct Memo<W: Word> {
-    /// `stride` words a slot. With keys of one word ([`Memo::key`]) the key, never
-    /// zero; else the pieces left (their code, never zero in a stored state: zero marks an
-    /// empty slot), then the occupancy's 64-bit limbs.
+    /// [`Memo::stride`] words a slot. With keys of one word ([`Memo::key`]) the key,
+    /// never zero; else the pieces left (their code, never zero in a stored state: zero
+    /// marks an empty slot), then the occupancy's 64-bit limbs.
     slots: Vec<u64>,
-    /// 1, or `1 + LIMBS` for wide slots.
-    stride: usize,
     /// The cells of a one-word key's window; 0 for wide slots.
     window: u32,
     bits: u32,
@@ -248,28 +242,28 @@ pub struct Memo<W: Word> {
 impl<W: Word> Memo<W> {
     /// The occupancy's 64-bit limbs in a wide slot: 1 or 2.
     const LIMBS: usize = std::mem::size_of::<W>().div_ceil(8);
+    /// The words of a wide slot: the code, then the limbs.
+    const WIDE: usize = 1 + Self::LIMBS;
 
     /// Whether states of this word fit a slot.
     pub const KEYS: bool = Self::LIMBS <= 2;
 
-    /// A table that grows to at most `bytes`, for codes of the pieces left of
-    /// `code_bits` bits: with keys of one word ([`Memo::key`]) where these leave a window
-    /// of [`LEAST_WINDOW`] cells or more, else wide slots (none when `bytes` is less than
-    /// the first table, or the word is wider than 128 bits).
-    pub fn new(bytes: u64, code_bits: u32) -> Option<Self> {
-        let window = (64 - CELL_BITS).saturating_sub(code_bits);
-        let (stride, window) = if window >= LEAST_WINDOW {
-            (1, window)
-        } else {
-            (1 + Self::LIMBS, 0)
-        };
+    /// A table that grows to at most `bytes`: with keys of one word ([`Memo::key`])
+    /// where they are asked for, with codes of the pieces left of `code_bits` bits, and
+    /// these leave a window of [`LEAST_WINDOW`] cells or more; else wide slots (none when
+    /// `bytes` is less than the first table, or the word is wider than 128 bits).
+    pub fn new(bytes: u64, code_bits: Option<u32>) -> Option<Self> {
+        let window = code_bits
+            .map(|bits| (64 - CELL_BITS).saturating_sub(bits))
+            .filter(|&window| window >= LEAST_WINDOW)
+            .unwrap_or(0);
+        let stride = if window != 0 { 1 } else { Self::WIDE };
         let slots = bytes / (stride * 8) as u64;
         if !Self::KEYS || slots < 1 << FIRST_BITS {
             return None;
         }
         Some(Memo {
             slots: zeroed(stride << FIRST_BITS),
-            stride,
             window,
             bits: FIRST_BITS,
             most_bits: slots.ilog2(),
@@ -286,7 +280,16 @@ impl<W: Word> Memo<W> {
 
     /// The most memory the table grows to: the largest power of two of slots allowed.
     pub fn most_bytes(&self) -> u64 {
-        ((self.stride * 8) as u64) << self.most_bits
+        ((self.stride() * 8) as u64) << self.most_bits
+    }
+
+    /// The words of a slot: 1 with keys of one word, else [`Memo::WIDE`].
+    fn stride(&self) -> usize {
+        if self.window != 0 {
+            1
+        } else {
+            Self::WIDE
+        }
     }
 
     /// The state as one word, where its filled cells are all before its first open
@@ -323,7 +326,7 @@ impl<W: Word> Memo<W> {
             ^ limbs[1].wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
             ^ code.wrapping_mul(0x1656_67b1_9e37_79f9))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> (64 - bits)) as usize * (1 + Self::LIMBS)
+        (h >> (64 - bits)) as usize * Self::WIDE
     }
 
     /// Whether the state (`occ` filled, `code` the pieces left) is known to be dead.
@@ -336,7 +339,7 @@ impl<W: Word> Memo<W> {
         }
         let limbs = Self::limbs(occ);
         let at = Self::slot(self.bits, limbs, code);
-        let s = &self.slots[at..at + self.stride];
+        let s = &self.slots[at..at + Self::WIDE];
         s[0] == code && code != 0 && s[1..] == limbs[..Self::LIMBS]
     }
 
@@ -377,7 +380,7 @@ impl<W: Word> Memo<W> {
         } else {
             let limbs = Self::limbs(occ);
             let at = Self::slot(self.bits, limbs, code);
-            let s = &mut self.slots[at..at + self.stride];
+            let s = &mut self.slots[at..at + Self::WIDE];
             s[0] = code;
             s[1..].copy_from_slice(&limbs[..Self::LIMBS]);
         }
@@ -391,7 +394,7 @@ impl<W: Word> Memo<W> {
     #[cold]
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
-        let stride = self.stride;
+        let stride = self.stride();
         let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
         for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
             let at = if self.window != 0 {
@@ -476,18 +479,18 @@ mod tests {
     #[test]
     fn a_state_is_found_only_under_its_whole_key() {
         // Codes of 18 bits: keys of one word, with a window of 38 cells.
-        let memo = Memo::<u128>::new(1 << 20, 18).unwrap();
-        assert_eq!((memo.stride, memo.window), (1, 38));
+        let memo = Memo::<u128>::new(1 << 20, Some(18)).unwrap();
+        assert_eq!((memo.stride(), memo.window), (1, 38));
         found_under_its_whole_key(memo, 40);
         // Codes of 50 bits: wide slots, any cell.
-        let memo = Memo::<u128>::new(1 << 20, 50).unwrap();
-        assert_eq!((memo.stride, memo.window), (3, 0));
+        let memo = Memo::<u128>::new(1 << 20, Some(50)).unwrap();
+        assert_eq!((memo.stride(), memo.window), (3, 0));
         found_under_its_whole_key(memo, 100);
     }
 
     #[test]
     fn a_state_past_its_window_is_neither_stored_nor_found() {
-        let mut memo = Memo::<u128>::new(1 << 20, 18).unwrap();
+        let mut memo = Memo::<u128>::new(1 << 20, Some(18)).unwrap();
         // Cells 0 to 9 filled, 10 open: the window is cells 11 to 48.
         let before = (1u128 << 10) - 1;
         memo.store(before | 1 << 48, 5);
@@ -504,7 +507,7 @@ mod tests {
 
     /// Stores states `1..=3 << (FIRST_BITS + 5)` (`occ(k)`, code `k`) in a table of
     /// `16 << (FIRST_BITS + 5)` bytes whose codes have `code_bits` bits.
-    fn grown(code_bits: u32, occ: impl Fn(u64) -> u64) {
+    fn grown(code_bits: Option<u32>, occ: impl Fn(u64) -> u64) {
         let bytes = 16 << (FIRST_BITS + 5);
         let mut memo = Memo::<u64>::new(bytes, code_bits).unwrap();
         assert_eq!(memo.most_bytes(), bytes);
@@ -512,9 +515,9 @@ mod tests {
         for k in 1..=states {
             memo.store(occ(k), k);
         }
-        let slots: usize = 16 << (FIRST_BITS + 5) >> 3 >> (memo.stride - 1);
+        let slots: usize = 16 << (FIRST_BITS + 5) >> 3 >> (memo.stride() - 1);
         assert_eq!(memo.bits, slots.ilog2());
-        assert_eq!(memo.slots.len(), slots * memo.stride);
+        assert_eq!(memo.slots.len(), slots * memo.stride());
         // The last states stored are all there (a slot keeps the latest); of the others,
         // at most one a slot.
         let found = (1..=states).filter(|&k| memo.dead(occ(k), k)).count();
@@ -530,8 +533,8 @@ mod tests {
     fn the_table_grows_to_its_limit_keeping_what_it_holds() {
         // Wide slots, any word; and keys of one word (20 bits of code, a window of 36
         // cells), words whose filled cells all fit it.
-        grown(60, |k| k * 0x9e37_79b9);
-        grown(20, |k| k * 0x9e37 & (1 << 36) - 1);
+        grown(None, |k| k * 0x9e37_79b9);
+        grown(Some(20), |k| k * 0x9e37 & (1 << 36) - 1);
     }
 
     /// Probes `level` [`MEMO_REVIEW`] times, every `every`-th one (after the first) of a
@@ -653,8 +656,8 @@ mod tests {
 
     #[test]
     fn no_table_below_the_first_size_or_for_wide_words() {
-        assert!(Memo::<u64>::new(1000, 12).is_none());
-        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, 12).is_none());
-        assert!(Memo::<u64>::new(1 << 30, 12).is_some());
+        assert!(Memo::<u64>::new(1000, Some(12)).is_none());
+        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, Some(12)).is_none());
+        assert!(Memo::<u64>::new(1 << 30, Some(12)).is_some());
     }
 }
