@@ -2,7 +2,9 @@
 //! [`Search`] contract, so that it shares the driver, filter and output with generated
 //! solvers.
 
-use runtime::{Capabilities, Context, Pruning, PuzzleInfo, Search, Slot};
+use std::sync::Arc;
+
+use runtime::{Capabilities, Context, Pruning, PuzzleInfo, RunShare, Search, Slot};
 
 use crate::dlx::{Dlx, Flow, Node};
 use crate::geometry::BoxGrid;
@@ -64,6 +66,10 @@ impl Search for DlxSearch {
             dlx: self.dlx.clone(),
             backtracks: self.backtracks.clone(),
         })
+    }
+
+    fn join(&mut self, _: &Arc<RunShare>) {
+        // Dancing links keeps no table of dead states.
     }
 
     fn capabilities(&self) -> Capabilities {

@@ -13,7 +13,7 @@ use runtime::fila::{
 };
 use runtime::search::Context;
 use runtime::word::Wide;
-use runtime::{Capabilities, Search};
+use runtime::{Capabilities, RunShare, Search};
 
 use crate::layout::{self, SetLayout};
 use crate::lower::{self, Ir, Mask, Tails, Unsupported, Word};
@@ -164,6 +164,10 @@ impl Search for Owning {
             solver: self.solver.fork(),
             store: Arc::clone(&self.store),
         })
+    }
+
+    fn join(&mut self, share: &Arc<RunShare>) {
+        self.solver.join(share);
     }
 
     fn capabilities(&self) -> Capabilities {

@@ -311,7 +311,14 @@ impl<'s> Workers<'s> {
             .num_threads(threads)
             .build()
             .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
-        let solvers = (0..threads).map(|_| Mutex::new(search.fork())).collect();
+        let share = crate::search::RunShare::new(threads);
+        let solvers = (0..threads)
+            .map(|_| {
+                let mut solver = search.fork();
+                solver.join(&share);
+                Mutex::new(solver)
+            })
+            .collect();
         Ok(Workers::Pool { pool, solvers })
     }
 

@@ -60,7 +60,7 @@ pub use info::{
 pub use options::{Options, RedundancyFilter, Shard};
 pub use plan::UsageError;
 pub use report::Summary;
-pub use search::{Capabilities, Context, Search};
+pub use search::{Capabilities, Context, RunShare, Search};
 
 /// The `main` of a generated solver: parses the command line, runs, and exits with
 /// status 2 on a usage error.

@@ -3,8 +3,8 @@
 //! reports and takes the subtrees it cuts, for every thread of one run alike.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::info::{Pruning, PuzzleInfo};
 use crate::options::{Format, Layout, Options};
@@ -30,6 +30,12 @@ pub trait Search: Send {
 
     /// A fresh solver for the same puzzle, for another thread.
     fn fork(&self) -> Box<dyn Search>;
+
+    /// Takes part in the tables of dead states that a run's threads share (where the
+    /// solver keeps any): each thread's solver is a [fork](Search::fork) that joined the
+    /// same [`RunShare`]. A fork that joins none keeps its own. Required, as
+    /// [`Search::capabilities`] is, so that a wrapper forwards it.
+    fn join(&mut self, share: &Arc<RunShare>);
 
     /// What the driver must know of the solver besides its search. Required, so that a
     /// solver wrapping another forwards it whole rather than losing part of it to a
@@ -420,5 +426,44 @@ impl<'a> Context<'a> {
         search.solve_prefix(prefix, self);
         self.floor = 0;
         self.cuts.chunks_exact(len)
+    }
+}
+
+/// What the solvers of one run's threads share: the tables of dead states of the FILA
+/// solvers (`fila::memo`), one for each word a solver searches in, by the word's first
+/// cell, made by the first thread that asks for it.
+pub struct RunShare {
+    threads: usize,
+    tables: Mutex<Vec<(usize, Arc<Vec<AtomicU64>>)>>,
+}
+
+impl RunShare {
+    /// What a run on `threads` threads shares.
+    pub fn new(threads: usize) -> Arc<RunShare> {
+        Arc::new(RunShare {
+            threads: threads.max(1),
+            tables: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The run's threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The table of the word whose first cell is `first_cell`: the one made for it, or
+    /// `make`'s.
+    pub fn table(
+        &self,
+        first_cell: usize,
+        make: impl FnOnce() -> Vec<AtomicU64>,
+    ) -> Arc<Vec<AtomicU64>> {
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, table)) = tables.iter().find(|(cell, _)| *cell == first_cell) {
+            return Arc::clone(table);
+        }
+        let table = Arc::new(make());
+        tables.push((first_cell, Arc::clone(&table)));
+        table
     }
 }

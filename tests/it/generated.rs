@@ -742,6 +742,25 @@ fn check_published(name: &str, published: u64, timeout: Duration) {
     assert_eq!(here.count("UNIQUE"), published, "{name}");
 }
 
+/// The one-sided pentominoes in 18x5 on two threads (some 3 s): each thread's table of
+/// dead states outgrows its own 64 MiB and moves to the table the threads share
+/// (`runtime/src/fila/memo.rs`), where a state one thread stored ends the other's search
+/// of it. The count is the published one, whatever order the threads reach the states in.
+#[test]
+fn two_threads_sharing_dead_states_count_the_published_solutions() {
+    let (name, published) = PUBLISHED_ONLY[0];
+    assert_eq!(name, "one_sided_18x5");
+    let text = run_executable(
+        &executable(name),
+        &["-q", "-i", "-j", "2"],
+        &[],
+        Duration::from_secs(600),
+    );
+    let here = Outcome::of(&text);
+    assert_eq!(here.count("SOLUTIONS"), published);
+    assert_eq!(here.count("UNIQUE"), published);
+}
+
 /// The Soma executable lists the same solutions as the oracle (in whatever order), under
 /// the automatic filter, without it, and up to reflections too.
 #[test]

@@ -21,12 +21,18 @@
 //!
 //! The table starts small (in cache for small puzzles) and grows fourfold, keeping its
 //! states, each time it has taken as many states as it holds, up to the size `--memo`
-//! allows each thread's solver.
+//! allows each thread's solver. On a run of several threads, a thread's table of one-word
+//! keys that would grow past [`SHARE_FROM`] moves instead to a table all the run's threads
+//! share ([`RunShare`]): a state one thread finds dead is then dead for all.
 //!
 //! [`DeadStates`] decides where the table is consulted: from [`MEMO_FROM`] pieces left up,
 //! each level until its probes are found to save less than they cost.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
 use super::bits::Word;
+use crate::search::RunShare;
 
 /// The first table: 4096 slots.
 const FIRST_BITS: u32 = 12;
@@ -83,14 +89,15 @@ impl<W: Word> DeadStates<W> {
     }
 
     /// A table of at most `bytes` for pieces with these copies of each shape, with keys
-    /// of `one_word` where the code of the pieces left leaves room ([`Memo::new`]);
+    /// of `one_word` where the code of the pieces left leaves room ([`Memo::new`]),
+    /// moving to the run's table of `share` once grown ([`Memo::grow`]);
     /// `None` where none is [`possible`](DeadStates::possible) or `bytes` is too few.
-    pub fn new(bytes: u64, copies: &[u8], one_word: bool) -> Option<Self> {
+    pub fn new(bytes: u64, copies: &[u8], one_word: bool, share: Option<Joined>) -> Option<Self> {
         let (weights, codes) = weights(copies)?;
         let code_bits = one_word.then(|| 64 - (codes - 1).leading_zeros());
         Some(DeadStates {
             weights,
-            table: Memo::new(bytes, code_bits)?,
+            table: Memo::new(bytes, code_bits, share)?,
             one_word,
             levels: !0 << MEMO_FROM,
             probes: [0; 64],
@@ -221,8 +228,56 @@ const CELL_BITS: u32 = 8;
 /// a window of 38 cells). Fewer, and too many states would be left out of the table.
 const LEAST_WINDOW: u32 = 12;
 
+/// A thread's own table of one-word keys moves to the table the run's threads share
+/// ([`RunShare`], [`shared_table`]) rather than grow past this many bytes: small puzzles
+/// keep theirs in the caches, and large ones share what each thread finds.
+const SHARE_FROM: u64 = 64 << 20;
+
+/// The table of dead states of the word whose first cell is `first_cell`, shared by the
+/// run's threads ([`RunShare`]): `2^bits` slots for each thread, made by the first to ask.
+/// A slot is one key ([`Memo::key`]), read and written whole, so that a thread never
+/// sees a state half written by another; a state stored by one is dead for all, since
+/// whether a state has a completion does not depend on the path to it.
+fn shared_table(run: &RunShare, first_cell: usize, bits: u32) -> Arc<Vec<AtomicU64>> {
+    run.table(first_cell, || {
+        let slots = zeroed_atomic(1 << (bits + run.threads().ilog2()));
+        if slots.len() * 8 >= HUGE_FROM {
+            huge_pages(slots.as_ptr() as usize, slots.len() * 8);
+        }
+        slots
+    })
+}
+
+/// `n` atomic words, zero, from the allocator's zeroed memory as [`zeroed`]'s are: made
+/// one by one, the shared table of the one-sided 15x6 (1 GiB) would be written whole
+/// before its first state.
+fn zeroed_atomic(n: usize) -> Vec<AtomicU64> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("a table within memory");
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout is not empty; the memory, from the global allocator with the
+    // layout of `n` atomic words, is zero, a valid `AtomicU64` (whose size and bits are
+    // those of `u64`); and the vector, of capacity `n` and length `n`, owns it and frees
+    // it with the same layout.
+    unsafe {
+        let words = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+        if words.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(words, n, n)
+    }
+}
+
+/// A solver's place in a run's [`RunShare`] tables: the run's, and its word's first cell.
+pub type Joined = (Arc<RunShare>, usize);
+
 /// A table of dead states, for occupancy words of at most 128 bits.
 pub struct Memo<W: Word> {
+    /// The run's tables to move to (keys of one word only), until moved.
+    share: Option<Joined>,
+    /// Once moved, the table shared, and `slots` is empty.
+    shared: Option<Arc<Vec<AtomicU64>>>,
     /// [`Memo::stride`] words a slot. With keys of one word ([`Memo::key`]) the key,
     /// never zero; else the pieces left (their code, never zero in a stored state: zero
     /// marks an empty slot), then the occupancy's 64-bit limbs.
@@ -251,8 +306,9 @@ impl<W: Word> Memo<W> {
     /// A table that grows to at most `bytes`: with keys of one word ([`Memo::key`])
     /// where they are asked for, with codes of the pieces left of `code_bits` bits, and
     /// these leave a window of [`LEAST_WINDOW`] cells or more; else wide slots (none when
-    /// `bytes` is less than the first table, or the word is wider than 128 bits).
-    pub fn new(bytes: u64, code_bits: Option<u32>) -> Option<Self> {
+    /// `bytes` is less than the first table, or the word is wider than 128 bits). A table
+    /// of one-word keys moves to the run's of `share` once grown ([`Memo::grow`]).
+    pub fn new(bytes: u64, code_bits: Option<u32>, share: Option<Joined>) -> Option<Self> {
         let window = code_bits
             .map(|bits| (64 - CELL_BITS).saturating_sub(bits))
             .filter(|&window| window >= LEAST_WINDOW)
@@ -263,6 +319,8 @@ impl<W: Word> Memo<W> {
             return None;
         }
         Some(Memo {
+            share: share.filter(|_| window != 0),
+            shared: None,
             slots: zeroed(stride << FIRST_BITS),
             window,
             bits: FIRST_BITS,
@@ -333,9 +391,14 @@ impl<W: Word> Memo<W> {
     #[inline(always)]
     pub fn dead(&self, occ: W, code: u64) -> bool {
         if self.window != 0 {
-            return self
-                .key(occ, code)
-                .is_some_and(|key| code != 0 && self.slots[Self::key_slot(self.bits, key)] == key);
+            return self.key(occ, code).is_some_and(|key| {
+                let at = Self::key_slot(self.bits, key);
+                code != 0
+                    && match &self.shared {
+                        Some(shared) => shared[at].load(Relaxed) == key,
+                        None => self.slots[at] == key,
+                    }
+            });
         }
         let limbs = Self::limbs(occ);
         let at = Self::slot(self.bits, limbs, code);
@@ -354,18 +417,22 @@ impl<W: Word> Memo<W> {
         } else {
             Self::slot(self.bits, Self::limbs(occ), code)
         };
+        let slot = match &self.shared {
+            Some(shared) => shared.get(at).map(|s| s.as_ptr().cast_const()),
+            None => self.slots.get(at).map(|s| s as *const u64),
+        };
         #[cfg(target_arch = "x86_64")]
-        if let Some(slot) = self.slots.get(at) {
+        if let Some(slot) = slot {
             // SAFETY: a prefetch only hints at an address; it reads nothing and cannot
             // fault, and this one is in the table anyway.
             #[allow(unused_unsafe)]
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>((slot as *const u64).cast::<i8>());
+                _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>());
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = at;
+        let _ = slot;
     }
 
     /// Records a dead state (`code` not zero).
@@ -376,7 +443,14 @@ impl<W: Word> Memo<W> {
             let Some(key) = self.key(occ, code) else {
                 return;
             };
-            self.slots[Self::key_slot(self.bits, key)] = key;
+            let at = Self::key_slot(self.bits, key);
+            match &self.shared {
+                Some(shared) => {
+                    shared[at].store(key, Relaxed);
+                    return;
+                }
+                None => self.slots[at] = key,
+            }
         } else {
             let limbs = Self::limbs(occ);
             let at = Self::slot(self.bits, limbs, code);
@@ -390,10 +464,28 @@ impl<W: Word> Memo<W> {
         }
     }
 
-    /// Four times the slots, the states stored so far moved over.
+    /// Four times the slots, the states stored so far moved over; or, where the solver
+    /// joined a run's [`RunShare`] tables, the run's table for its word instead of growing
+    /// past [`SHARE_FROM`] (the run's threads' memory together, so that each thread's
+    /// states take as much room as in a table of its own).
     #[cold]
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
+        if let Some((run, first_cell)) = &self.share {
+            if (8u64 << bits) > SHARE_FROM {
+                let shared = shared_table(run, *first_cell, self.most_bits);
+                let bits = shared.len().ilog2();
+                for &key in self.slots.iter().filter(|&&key| key != 0) {
+                    shared[Self::key_slot(bits, key)].store(key, Relaxed);
+                }
+                self.slots = Vec::new();
+                self.shared = Some(shared);
+                self.bits = bits;
+                self.most_bits = bits;
+                self.share = None;
+                return;
+            }
+        }
         let stride = self.stride();
         let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
         for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
@@ -479,18 +571,18 @@ mod tests {
     #[test]
     fn a_state_is_found_only_under_its_whole_key() {
         // Codes of 18 bits: keys of one word, with a window of 38 cells.
-        let memo = Memo::<u128>::new(1 << 20, Some(18)).unwrap();
+        let memo = Memo::<u128>::new(1 << 20, Some(18), None).unwrap();
         assert_eq!((memo.stride(), memo.window), (1, 38));
         found_under_its_whole_key(memo, 40);
         // Codes of 50 bits: wide slots, any cell.
-        let memo = Memo::<u128>::new(1 << 20, Some(50)).unwrap();
+        let memo = Memo::<u128>::new(1 << 20, Some(50), None).unwrap();
         assert_eq!((memo.stride(), memo.window), (3, 0));
         found_under_its_whole_key(memo, 100);
     }
 
     #[test]
     fn a_state_past_its_window_is_neither_stored_nor_found() {
-        let mut memo = Memo::<u128>::new(1 << 20, Some(18)).unwrap();
+        let mut memo = Memo::<u128>::new(1 << 20, Some(18), None).unwrap();
         // Cells 0 to 9 filled, 10 open: the window is cells 11 to 48.
         let before = (1u128 << 10) - 1;
         memo.store(before | 1 << 48, 5);
@@ -509,7 +601,7 @@ mod tests {
     /// `16 << (FIRST_BITS + 5)` bytes whose codes have `code_bits` bits.
     fn grown(code_bits: Option<u32>, occ: impl Fn(u64) -> u64) {
         let bytes = 16 << (FIRST_BITS + 5);
-        let mut memo = Memo::<u64>::new(bytes, code_bits).unwrap();
+        let mut memo = Memo::<u64>::new(bytes, code_bits, None).unwrap();
         assert_eq!(memo.most_bytes(), bytes);
         let states = 3 << (FIRST_BITS + 5);
         for k in 1..=states {
@@ -563,7 +655,7 @@ mod tests {
 
     #[test]
     fn a_level_whose_probes_save_little_stops_probing_at_its_review() {
-        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true).unwrap();
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, None).unwrap();
         assert!(!dead.consulted(MEMO_FROM - 1));
         // Nothing found: no placement saved.
         assert_eq!(review(&mut dead, 5, u64::MAX), (true, false));
@@ -579,7 +671,7 @@ mod tests {
 
     #[test]
     fn one_node_searched_in_eight_is_measured_and_hits_are_not_counted() {
-        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true).unwrap();
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, None).unwrap();
         let mut measured = Vec::new();
         for k in 1..=24 {
             assert!(!dead.probe(5, k, 1));
@@ -600,7 +692,7 @@ mod tests {
     #[test]
     fn the_pieces_left_are_coded_in_mixed_radix() {
         // Copies 2, 1 and 3 of three shapes: weights 1, 3 and 6, codes up to 23.
-        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3], true).unwrap();
+        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3], true, None).unwrap();
         assert_eq!(dead.code(false, 0, &[2, 1, 3]), 2 + 3 + 18);
         assert_eq!(dead.code(false, 0, &[1, 0, 2]), 1 + 12);
         // A piece placed takes its weight off the code.
@@ -623,7 +715,7 @@ mod tests {
         // No code where the multisets number 2^64 or more.
         assert!(DeadStates::<u64>::possible(&[255; 7]));
         assert!(!DeadStates::<u64>::possible(&[255; 8]));
-        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8], true).is_none());
+        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8], true, None).is_none());
         assert!(!DeadStates::<crate::word::Wide<3>>::possible(&[1; 8]));
     }
 
@@ -633,12 +725,61 @@ mod tests {
     #[test]
     fn a_table_says_which_keys_it_was_asked_for() {
         // 46 shapes of one copy: 46 bits of code leave a window of 10 cells, too few.
-        let dead = DeadStates::<u128>::new(1 << 20, &[1; 46], true).unwrap();
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 46], true, None).unwrap();
         assert!(dead.one_word() && dead.table.window == 0);
-        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], true).unwrap();
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], true, None).unwrap();
         assert!(dead.one_word() && dead.table.window == 38);
-        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], false).unwrap();
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], false, None).unwrap();
         assert!(!dead.one_word() && dead.table.window == 0);
+    }
+
+    #[test]
+    fn the_threads_of_a_run_share_their_tables_once_grown() {
+        let run = RunShare::new(2);
+        let bytes = 2 * SHARE_FROM;
+        let joined = |first_cell| Some((Arc::clone(&run), first_cell));
+        let mut a = Memo::<u128>::new(bytes, Some(18), joined(0)).unwrap();
+        let mut b = Memo::<u128>::new(bytes, Some(18), joined(0)).unwrap();
+        // A tail's table (another first cell, another word) is another table.
+        let mut tail = Memo::<u128>::new(bytes, Some(18), joined(30)).unwrap();
+        let state = |k: u64| u128::from(k) << 1;
+        // Each keeps its own table until it would outgrow SHARE_FROM.
+        let mut k = 0;
+        while a.shared.is_none() {
+            k += 1;
+            a.store(state(k), 5);
+            assert!(a.dead(state(k), 5) && k < 1 << 24);
+        }
+        assert!(k > 1 << 20 && a.slots.is_empty());
+        assert!(!b.dead(state(k), 5));
+        let shared = a.shared.clone().expect("a's table moved to the run's");
+        // The memory of both threads' tables: 2 * 2^24 slots.
+        assert_eq!(shared.len(), 1 << 25);
+        let mut j = 0;
+        while b.shared.is_none() {
+            j += 1;
+            b.store(state(j) | 1, 6);
+        }
+        assert_eq!(j, k);
+        assert!(Arc::ptr_eq(b.shared.as_ref().expect("b moved"), &shared));
+        // Each finds the last states the other stored before it moved (moved over),
+        // and what either stores from now on.
+        assert!(b.dead(state(k), 5) && a.dead(state(j) | 1, 6));
+        let late = state(3 << 36);
+        a.store(late, 9);
+        assert!(b.dead(late, 9) && !b.dead(late, 8));
+        let mut t = 0;
+        while tail.shared.is_none() {
+            t += 1;
+            tail.store(state(t), 7);
+        }
+        let other = tail.shared.clone().expect("the tail's table is shared too");
+        assert!(!Arc::ptr_eq(&other, &shared) && !tail.dead(late, 9) && !a.dead(state(t), 7));
+        // A table with wide keys is never shared.
+        let wide = Memo::<u128>::new(bytes, None, joined(0)).unwrap();
+        assert!(wide.share.is_none());
+        let wide = Memo::<u128>::new(bytes, Some(60), Some((run, 0))).unwrap();
+        assert!(wide.share.is_none());
     }
 
     #[test]
@@ -656,8 +797,8 @@ mod tests {
 
     #[test]
     fn no_table_below_the_first_size_or_for_wide_words() {
-        assert!(Memo::<u64>::new(1000, Some(12)).is_none());
-        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, Some(12)).is_none());
-        assert!(Memo::<u64>::new(1 << 30, Some(12)).is_some());
+        assert!(Memo::<u64>::new(1000, Some(12), None).is_none());
+        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, Some(12), None).is_none());
+        assert!(Memo::<u64>::new(1 << 30, Some(12), None).is_some());
     }
 }

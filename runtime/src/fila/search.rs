@@ -4,13 +4,15 @@
 //! solver for the last cells. One copy per level ([`Level`]), each with its count of
 //! pieces left as a constant.
 
+use std::sync::Arc;
+
 use super::bits::{Block, Word};
 use super::isa::{dispatch, within, Isa, Kernels};
 use super::level::Level;
 use super::memo::{DeadStates, MEMO_FROM};
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{List, SetTable, Span, Tables};
-use crate::search::{Capabilities, Context, Search};
+use crate::search::{Capabilities, Context, RunShare, Search};
 
 /// A FILA solver: a puzzle's tables and the state of one search over them.
 pub struct Solver<T: Tables> {
@@ -59,6 +61,9 @@ struct State<T: Tables> {
     dead: Option<Box<DeadStates<T::Word>>>,
     /// The table put aside while a run at a floor cannot consult it.
     idle: Option<Box<DeadStates<T::Word>>>,
+    /// The tables of dead states shared by the run's threads, for a solver that
+    /// [joined](Search::join) them.
+    share: Option<Arc<RunShare>>,
     /// Solutions (or, at a floor, nodes) reached so far: a node below which it does not
     /// change is dead.
     leaves: u64,
@@ -101,6 +106,8 @@ trait Narrower<W>: Send {
         judged: (u64, W),
     ) -> bool;
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]);
+    /// [`Search::join`], for this solver and its tails.
+    fn join(&mut self, share: &Arc<RunShare>);
     /// [`State::leaves`].
     fn leaves(&self) -> u64;
     /// [`State::placed`].
@@ -167,6 +174,7 @@ impl<T: Tables> Solver<T> {
                 tail,
                 dead: None,
                 idle: None,
+                share: None,
                 leaves: 0,
             },
         }
@@ -207,7 +215,10 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
                 Some(kept) if kept.limit() == settings.memo && kept.one_word() == one_word => {
                     Some(kept)
                 }
-                _ => DeadStates::new(settings.memo, t.copies(), one_word).map(Box::new),
+                _ => {
+                    let share = s.share.clone().map(|run| (run, s.first_cell));
+                    DeadStates::new(settings.memo, t.copies(), one_word, share).map(Box::new)
+                }
             };
         } else {
             s.idle = table;
@@ -252,6 +263,13 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
             || self.state.tail.as_ref().is_some_and(|t| t.memoizes())
     }
 
+    fn join(&mut self, share: &Arc<RunShare>) {
+        self.state.share = Some(Arc::clone(share));
+        if let Some(tail) = &mut self.state.tail {
+            tail.join(share);
+        }
+    }
+
     /// Adds the counts of this solver (and its tail) to `attempts` and `fits`, and
     /// clears them.
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]) {
@@ -275,6 +293,10 @@ impl<T: Tables> Search for Solver<T> {
 
     fn fork(&self) -> Box<dyn Search> {
         Box::new(Solver::with_tables(self.tables))
+    }
+
+    fn join(&mut self, share: &Arc<RunShare>) {
+        Narrower::join(self, share);
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -924,7 +946,7 @@ mod tests {
     fn a_node_is_given_up_only_when_the_table_knows_it_dead() {
         let mut s = Solver::<NoTail<u64>>::new().state;
         assert!(matches!(probe(&mut s, 0b111), Lookup::Untabled));
-        s.dead = DeadStates::new(1 << 20, &[1, 1], true).map(Box::new);
+        s.dead = DeadStates::new(1 << 20, &[1, 1], true, None).map(Box::new);
         assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
         // Searched to the end, past its check, without a solution: dead from now on.
         search(&mut s, 0b111, 0, true);
