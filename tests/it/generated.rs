@@ -706,8 +706,8 @@ fn run_time_agrees(files: Vec<std::path::PathBuf>, min_runs: usize) {
 
 /// The slow puzzles: the Tetris Cube's executable takes about 49 s without the filter and
 /// the oracle about 2 minutes with it (some 4 minutes in all), the Bedlam Cube about as
-/// long; the one-sided pentominoes in 18x5 take about a minute on two cores, in 15x6
-/// about as long; the oracle takes about 15 s a run for the tetrahexes twice over. Run
+/// long; the one-sided pentominoes in 18x5 take some 3 s on two cores, in 15x6 some 15 s;
+/// the oracle takes about 15 s a run for the tetrahexes twice over. Run
 /// them with `cargo test --release --test it -- --ignored`.
 #[test]
 #[ignore = "slow: cargo test --release --test it -- --ignored"]
@@ -722,7 +722,7 @@ fn executables_agree_slow() {
     }
 }
 
-/// The one-sided pentominoes in 10x9, some 20 minutes on two cores: run alone with
+/// The one-sided pentominoes in 10x9, some 12 minutes on two cores: run alone with
 /// `cargo test --release --test it one_sided_10x9 -- --ignored`.
 #[test]
 #[ignore = "slow: cargo test --release --test it one_sided_10x9 -- --ignored"]
