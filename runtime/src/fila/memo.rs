@@ -234,7 +234,8 @@ const LEAST_WINDOW: u32 = 12;
 const SHARE_FROM: u64 = 64 << 20;
 
 /// The table of dead states of the word whose first cell is `first_cell`, shared by the
-/// run's threads ([`RunShare`]): `2^bits` slots for each thread, made by the first to ask.
+/// run's threads ([`RunShare`]), made by the first to ask: `2^bits` slots for each
+/// thread, for the largest power of two of threads (on three threads, the slots of two).
 /// A slot is one key ([`Memo::key`]), read and written whole, so that a thread never
 /// sees a state half written by another; a state stored by one is dead for all, since
 /// whether a state has a completion does not depend on the path to it.
