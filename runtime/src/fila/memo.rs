@@ -241,17 +241,13 @@ const SHARE_FROM: u64 = 64 << 20;
 /// whether a state has a completion does not depend on the path to it.
 fn shared_table(run: &RunShare, first_cell: usize, bits: u32) -> Arc<Vec<AtomicU64>> {
     run.table(first_cell, || {
-        let slots = zeroed_atomic(1 << (bits + run.threads().ilog2()));
-        if slots.len() * 8 >= HUGE_FROM {
-            huge_pages(slots.as_ptr() as usize, slots.len() * 8);
-        }
-        slots
+        zeroed_atomic(1 << (bits + run.threads().ilog2()))
     })
 }
 
-/// `n` atomic words, zero, from the allocator's zeroed memory as [`zeroed`]'s are: made
-/// one by one, the shared table of the one-sided 15x6 (1 GiB) would be written whole
-/// before its first state.
+/// `n` atomic words, zero, as [`zeroed`]'s are (untouched, on huge pages where large):
+/// made one by one, the shared table of the one-sided 15x6 (1 GiB) would be written
+/// whole before its first state.
 fn zeroed_atomic(n: usize) -> Vec<AtomicU64> {
     let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("a table within memory");
     if layout.size() == 0 {
@@ -261,13 +257,17 @@ fn zeroed_atomic(n: usize) -> Vec<AtomicU64> {
     // layout of `n` atomic words, is zero, a valid `AtomicU64` (whose size and bits are
     // those of `u64`); and the vector, of capacity `n` and length `n`, owns it and frees
     // it with the same layout.
-    unsafe {
+    let words = unsafe {
         let words = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
         if words.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
         Vec::from_raw_parts(words, n, n)
+    };
+    if n * 8 >= HUGE_FROM {
+        huge_pages(words.as_ptr() as usize, n * 8);
     }
+    words
 }
 
 /// A solver's place in a run's [`RunShare`] tables: the run's, and its word's first cell.
