@@ -61,6 +61,7 @@ pub fn run(
         &partition.mine,
         &beginning.done,
         beginning.tally.solutions,
+        plan.memo > 0,
     );
     let todo = beginning.left_to_search(&partition);
     let resumed = beginning.resumed;

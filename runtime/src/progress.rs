@@ -27,6 +27,9 @@ pub struct Progress {
     start: Instant,
     /// When each finished subtree was done: seconds since `start`, and `done` then.
     history: Vec<(f64, f64)>,
+    /// Whether the solver keeps dead states (`--memo`): then the pace quickens through
+    /// the run ([`time_left_quickening`]).
+    quickening: bool,
 }
 
 /// `1h 02m`, `3m 05s`, `12.3s`.
@@ -59,13 +62,15 @@ impl Progress {
     }
 
     /// `weights` has one estimate per subtree; `mine` are this run's subtrees, `done`
-    /// marks those a checkpoint found finished.
+    /// marks those a checkpoint found finished. `keeps_dead_states`: the solver keeps a
+    /// table of dead states in this run.
     pub fn new(
         options: &Options,
         weights: &[f64],
         mine: &[usize],
         done: &[bool],
         solutions: u64,
+        keeps_dead_states: bool,
     ) -> Progress {
         let total: f64 = mine
             .iter()
@@ -99,6 +104,7 @@ impl Progress {
             subtrees: mine.len(),
             start: Instant::now(),
             history: vec![(0.0, done_before)],
+            quickening: keeps_dead_states,
         };
         let done_count = mine.iter().filter(|&&k| done[k]).count();
         p.show(done_count, solutions);
@@ -114,10 +120,17 @@ impl Progress {
         }
     }
 
-    /// Time left: the work left at the pace of the later half of the run so far.
+    /// Time left: the work left at the pace of the later half of the run so far, or,
+    /// when the solver keeps dead states, as the later three quarters show it quickening
+    /// ([`time_left_quickening`]).
     pub fn eta(&self) -> Option<Duration> {
         let now = self.start.elapsed().as_secs_f64();
-        Duration::try_from_secs_f64(time_left(&self.history, now, self.total)?).ok()
+        let left = if self.quickening {
+            time_left_quickening(&self.history, now, self.total)
+        } else {
+            time_left(&self.history, now, self.total)
+        };
+        Duration::try_from_secs_f64(left?).ok()
     }
 
     fn message(&self, done_count: usize, solutions: u64) -> String {
@@ -181,12 +194,6 @@ impl Progress {
 /// The seconds left of a run with `total` work, `now` seconds in, from its `history`
 /// (seconds and work done, in order, from the start): the work left at the pace of the
 /// later half of the run so far, `None` before any work is done.
-///
-/// The pace of the whole run so far misjudged the runs that keep dead states
-/// (`--memo`): the table is empty at the start, and each subtree's share of the estimated
-/// work (from walks, which do not consult it) comes faster once the table has filled.
-/// The one-sided 15x6 on two threads did its first tenth in 10.8 s and each later tenth
-/// in 4.3 to 6.6 s, and the time left read 24 to 79 % too long until the end.
 fn time_left(history: &[(f64, f64)], now: f64, total: f64) -> Option<f64> {
     let &(_, done) = history.last()?;
     // The last point at or before half the time so far.
@@ -203,9 +210,104 @@ fn time_left(history: &[(f64, f64)], now: f64, total: f64) -> Option<f64> {
     (work > 0.0).then(|| seconds * (total - done).max(0.0) / work)
 }
 
+/// [`time_left`] for a run that keeps dead states (`--memo`), whose pace quickens as
+/// its table fills: each subtree's share of the estimated work (from walks, which do not
+/// consult the table) comes faster the more states the table already holds. The time
+/// `t` a run has taken to do a fraction `x` of its work then grows about as a power of
+/// it, `t = T x^b` with `b` below 1 (as the distinct states met grow with the states
+/// visited); `b` is the slope of `ln t` against `ln x` over the history of the later
+/// three quarters of the time so far (least squares), held between 0.25 and 1, and the
+/// time left is `T - now`. Fewer than three points there: [`time_left`]. `x` is of this
+/// run's work: a resumed run starts with an empty table.
+///
+/// What it measured against the pace of the later half: BENCHMARKS.md, "The time left of
+/// a run that keeps dead states".
+fn time_left_quickening(history: &[(f64, f64)], now: f64, total: f64) -> Option<f64> {
+    let &(_, done) = history.last()?;
+    let (_, done_start) = history[0];
+    let work = total - done_start;
+    let fraction = |d: f64| (d - done_start) / work;
+    let x = fraction(done);
+    if x.is_nan() || x <= 0.0 {
+        return time_left(history, now, total);
+    }
+    // Least squares of ln t on ln x over the points of the later three quarters (at most
+    // about 64 of them, evenly spread: the time left is asked for at every subtree).
+    let window = &history[history.partition_point(|&(t, _)| t < now / 4.0)..];
+    let points: Vec<(f64, f64)> = window
+        .iter()
+        .step_by((window.len() / 64).max(1))
+        .filter(|&&(t, d)| t > 0.0 && fraction(d) > 0.0)
+        .map(|&(t, d)| (fraction(d).ln(), t.ln()))
+        .collect();
+    if points.len() < 3 {
+        return time_left(history, now, total);
+    }
+    let n = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    if sxx <= 0.0 {
+        return time_left(history, now, total);
+    }
+    let b = (sxy / sxx).clamp(0.25, 1.0);
+    Some((now * (x.min(1.0).powf(-b) - 1.0)).max(0.0))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::time_left;
+    use super::{time_left, time_left_quickening};
+
+    /// Whether `a` and `b` agree to within a millionth.
+    fn close(a: Option<f64>, b: f64) -> bool {
+        a.is_some_and(|a| (a - b).abs() < 1e-6 * b.abs().max(1.0))
+    }
+
+    #[test]
+    fn time_left_of_a_quickening_run_follows_its_power() {
+        // A run that takes 20 x^0.5 seconds to do the fraction x of 100 units: at a
+        // quarter (10 s) it has 10 s left, where the pace of its later half (5 s for the
+        // last 18.75 units) says 20 s.
+        let history: Vec<(f64, f64)> = (0..=100)
+            .map(|i| {
+                let x = 0.25 * i as f64 / 100.0;
+                (20.0 * x.sqrt(), 100.0 * x)
+            })
+            .collect();
+        assert!(close(time_left_quickening(&history, 10.0, 100.0), 10.0));
+        assert!(close(time_left(&history, 10.0, 100.0), 20.0));
+        // A steady pace is a power of 1: 50 done in 5 s, 50 left.
+        let steady: Vec<(f64, f64)> = (0..=5).map(|s| (s as f64, 10.0 * s as f64)).collect();
+        assert!(close(time_left_quickening(&steady, 5.0, 100.0), 5.0));
+        // A slowing pace (t = 10 x^2) is held to a power of 1: the pace of the whole run.
+        let slowing: Vec<(f64, f64)> = (0..=10)
+            .map(|i| {
+                let x = 0.05 * i as f64;
+                (10.0 * x * x, 100.0 * x)
+            })
+            .collect();
+        assert!(close(time_left_quickening(&slowing, 2.5, 100.0), 2.5));
+        // A resumed run's power is of its own work: 40 was done before it, and it did
+        // the fraction x of the other 60 in 20 x^0.5 seconds.
+        let resumed: Vec<(f64, f64)> = (0..=100)
+            .map(|i| {
+                let x = 0.25 * i as f64 / 100.0;
+                (20.0 * x.sqrt(), 40.0 + 60.0 * x)
+            })
+            .collect();
+        assert!(close(time_left_quickening(&resumed, 10.0, 100.0), 10.0));
+        // Too few points for a slope, or none done: as `time_left`.
+        let few = [(0.0, 0.0), (4.0, 10.0), (8.0, 50.0)];
+        assert_eq!(
+            time_left_quickening(&few, 8.0, 100.0),
+            time_left(&few, 8.0, 100.0)
+        );
+        assert_eq!(time_left_quickening(&[(0.0, 0.0)], 5.0, 100.0), None);
+        // All done.
+        let all: Vec<(f64, f64)> = (0..=4).map(|s| (s as f64, 25.0 * s as f64)).collect();
+        assert!(close(time_left_quickening(&all, 4.0, 100.0), 0.0));
+    }
 
     #[test]
     fn time_left_goes_at_the_later_pace() {
