@@ -29,7 +29,7 @@ pub struct Progress {
     history: Vec<(f64, f64)>,
     /// Whether the solver keeps dead states (`--memo`): then the pace quickens through
     /// the run ([`time_left_quickening`]).
-    quickening: bool,
+    keeps_dead_states: bool,
 }
 
 /// `1h 02m`, `3m 05s`, `12.3s`.
@@ -104,7 +104,7 @@ impl Progress {
             subtrees: mine.len(),
             start: Instant::now(),
             history: vec![(0.0, done_before)],
-            quickening: keeps_dead_states,
+            keeps_dead_states,
         };
         let done_count = mine.iter().filter(|&&k| done[k]).count();
         p.show(done_count, solutions);
@@ -125,7 +125,7 @@ impl Progress {
     /// ([`time_left_quickening`]).
     pub fn eta(&self) -> Option<Duration> {
         let now = self.start.elapsed().as_secs_f64();
-        let left = if self.quickening {
+        let left = if self.keeps_dead_states {
             time_left_quickening(&self.history, now, self.total)
         } else {
             time_left(&self.history, now, self.total)
@@ -234,21 +234,15 @@ fn time_left_quickening(history: &[(f64, f64)], now: f64, total: f64) -> Option<
     // Least squares of ln t on ln x over the points of the later three quarters (at most
     // about 64 of them, evenly spread: the time left is asked for at every subtree).
     let window = &history[history.partition_point(|&(t, _)| t < now / 4.0)..];
-    let points: Vec<(f64, f64)> = window
-        .iter()
-        .step_by((window.len() / 64).max(1))
-        .filter(|&&(t, d)| t > 0.0 && fraction(d) > 0.0)
-        .map(|&(t, d)| (fraction(d).ln(), t.ln()))
-        .collect();
-    if points.len() < 3 {
-        return time_left(history, now, total);
+    let (mut n, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for &(t, d) in window.iter().step_by((window.len() / 64).max(1)) {
+        if t > 0.0 && fraction(d) > 0.0 {
+            let (lx, ly) = (fraction(d).ln(), t.ln());
+            (n, sx, sy, sxx, sxy) = (n + 1.0, sx + lx, sy + ly, sxx + lx * lx, sxy + lx * ly);
+        }
     }
-    let n = points.len() as f64;
-    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
-    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
-    if sxx <= 0.0 {
+    let (sxx, sxy) = (sxx - sx * sx / n, sxy - sx * sy / n);
+    if n < 3.0 || sxx <= 0.0 {
         return time_left(history, now, total);
     }
     let b = (sxy / sxx).clamp(0.25, 1.0);
