@@ -2,8 +2,9 @@
 //! and the [`Context`] it searches in, which filters, counts and lists the solutions it
 //! reports and takes the subtrees it cuts, for every thread of one run alike.
 
+use std::any::Any;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::info::{Pruning, PuzzleInfo};
@@ -431,10 +432,11 @@ impl<'a> Context<'a> {
 
 /// What the solvers of one run's threads share: the tables of dead states of the FILA
 /// solvers (`fila::memo`), one for each word a solver searches in, by the word's first
-/// cell, made by the first thread that asks for it.
+/// cell, made by the first thread that asks for it. The search layer keeps them without
+/// knowing their type.
 pub struct RunShare {
     threads: usize,
-    tables: Mutex<Vec<(usize, Arc<Vec<AtomicU64>>)>>,
+    tables: Mutex<Vec<(usize, Arc<dyn Any + Send + Sync>)>>,
 }
 
 impl RunShare {
@@ -452,18 +454,18 @@ impl RunShare {
     }
 
     /// The table of the word whose first cell is `first_cell`: the one made for it, or
-    /// `make`'s.
-    pub fn table(
+    /// `make`'s. `None` where the one made for it is of another type than `T`.
+    pub fn table<T: Any + Send + Sync>(
         &self,
         first_cell: usize,
-        make: impl FnOnce() -> Vec<AtomicU64>,
-    ) -> Arc<Vec<AtomicU64>> {
+        make: impl FnOnce() -> T,
+    ) -> Option<Arc<T>> {
         let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(cell, _)| *cell == first_cell) {
-            return Arc::clone(table);
+            return Arc::clone(table).downcast().ok();
         }
         let table = Arc::new(make());
-        tables.push((first_cell, Arc::clone(&table)));
-        table
+        tables.push((first_cell, Arc::clone(&table) as Arc<dyn Any + Send + Sync>));
+        Some(table)
     }
 }

@@ -29,7 +29,7 @@
 //! each level until its probes are found to save less than they cost.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, TryLockError};
 
 use super::bits::Word;
 use crate::search::RunShare;
@@ -39,6 +39,12 @@ const FIRST_BITS: u32 = 12;
 
 /// A level's probes are weighed against what they saved every this many probes.
 const MEMO_REVIEW: u64 = 1 << 16;
+
+/// A level is first weighed after this many probes: at the first [`MEMO_REVIEW`], the
+/// one-sided 15x6 on two threads dropped the levels of 4 and 5 pieces left (their hits
+/// save more as the table fills, and each thread's table had seen half the states), and
+/// made 540 M placements rather than 314 M.
+const FIRST_REVIEW: u64 = 4 * MEMO_REVIEW;
 
 /// A level measures the placements below one in this many of the nodes it searches:
 /// summing the counts by level around every node cost the one-sided 18x5 4.4 % more
@@ -153,7 +159,10 @@ impl<W: Word> DeadStates<W> {
         let dead = self.table.dead(occ, code);
         self.probes[level] += 1;
         self.hits[level] += u64::from(dead);
-        if self.probes[level].is_multiple_of(MEMO_REVIEW) && !self.pays(level) {
+        if self.probes[level].is_multiple_of(MEMO_REVIEW)
+            && self.probes[level] >= FIRST_REVIEW
+            && !self.pays(level)
+        {
             self.levels &= !(1 << level);
         }
         dead
@@ -229,20 +238,56 @@ const CELL_BITS: u32 = 8;
 const LEAST_WINDOW: u32 = 12;
 
 /// A thread's own table of one-word keys moves to the table the run's threads share
-/// ([`RunShare`], [`shared_table`]) rather than grow past this many bytes: small puzzles
-/// keep theirs in the caches, and large ones share what each thread finds.
-const SHARE_FROM: u64 = 64 << 20;
+/// ([`RunShare`], [`Shared`]) rather than grow past this many bytes: small puzzles keep
+/// theirs in the caches, and larger ones share what each thread finds. From 1 MiB rather
+/// than 64 MiB, the one-sided 15x6 on two threads made 311 M placements rather than
+/// 358 M, the 18x5 55 M rather than 58 M (both with [`FIRST_REVIEW`]).
+const SHARE_FROM: u64 = 1 << 20;
 
-/// The table of dead states of the word whose first cell is `first_cell`, shared by the
-/// run's threads ([`RunShare`]), made by the first to ask: `2^bits` slots for each
-/// thread, for the largest power of two of threads (on three threads, the slots of two).
-/// A slot is one key ([`Memo::key`]), read and written whole, so that a thread never
-/// sees a state half written by another; a state stored by one is dead for all, since
-/// whether a state has a completion does not depend on the path to it.
-fn shared_table(run: &RunShare, first_cell: usize, bits: u32) -> Arc<Vec<AtomicU64>> {
-    run.table(first_cell, || {
-        zeroed_atomic(1 << (bits + run.threads().ilog2()))
-    })
+/// A thread adds the states it stored in the run's table to the table's count, and looks
+/// for a larger table made by another thread, every this many ([`Memo::flush`]).
+const FLUSH: u64 = 1 << 10;
+
+/// The table of dead states of one word, shared by a run's threads ([`RunShare`]): the
+/// one they store in now, replaced by one four times larger, its states moved over, each
+/// time it has taken as many states as it holds, as a thread's own table grows
+/// ([`Memo::grow`]). A slot is one key ([`Memo::key`]), read and written whole, so that a
+/// thread never sees a state half written by another; a state stored by one is dead for
+/// all, since whether a state has a completion does not depend on the path to it.
+struct Shared {
+    current: Mutex<Arc<SharedTable>>,
+}
+
+/// One size of a [`Shared`] table: its slots, and the states stored in it as the threads
+/// have counted them so far ([`FLUSH`]).
+struct SharedTable {
+    slots: Vec<AtomicU64>,
+    stored: AtomicU64,
+}
+
+impl SharedTable {
+    fn new(bits: u32) -> Arc<SharedTable> {
+        Arc::new(SharedTable {
+            slots: zeroed_atomic(1 << bits),
+            stored: AtomicU64::new(0),
+        })
+    }
+
+    /// The slots' number, as a power of two.
+    fn bits(&self) -> u32 {
+        self.slots.len().ilog2()
+    }
+
+    /// Stores `keys` (one-word keys, zero for none) in their slots; counted as stored.
+    fn take(&self, keys: impl Iterator<Item = u64>) {
+        let bits = self.bits();
+        let mut taken = 0;
+        for key in keys.filter(|&key| key != 0) {
+            self.slots[key_slot(bits, key)].store(key, Relaxed);
+            taken += 1;
+        }
+        self.stored.fetch_add(taken, Relaxed);
+    }
 }
 
 /// `n` atomic words, zero, as [`zeroed`]'s are (untouched, on huge pages where large):
@@ -270,6 +315,13 @@ fn zeroed_atomic(n: usize) -> Vec<AtomicU64> {
     words
 }
 
+/// The slot of a one-word key ([`Memo::key`]), in a table of `2^bits` slots.
+#[inline(always)]
+fn key_slot(bits: u32, key: u64) -> usize {
+    let h = (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((h ^ h >> 29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f) >> (64 - bits)) as usize
+}
+
 /// A solver's place in a run's [`RunShare`] tables: the run's, and its word's first cell.
 pub type Joined = (Arc<RunShare>, usize);
 
@@ -277,8 +329,8 @@ pub type Joined = (Arc<RunShare>, usize);
 pub struct Memo<W: Word> {
     /// The run's tables to move to (keys of one word only), until moved.
     share: Option<Joined>,
-    /// Once moved, the table shared, and `slots` is empty.
-    shared: Option<Arc<Vec<AtomicU64>>>,
+    /// Once moved, the run's table and the size of it stored in, and `slots` is empty.
+    shared: Option<(Arc<Shared>, Arc<SharedTable>)>,
     /// [`Memo::stride`] words a slot. With keys of one word ([`Memo::key`]) the key,
     /// never zero; else the pieces left (their code, never zero in a stored state: zero
     /// marks an empty slot), then the occupancy's 64-bit limbs.
@@ -365,13 +417,6 @@ impl<W: Word> Memo<W> {
             .then(|| (code << CELL_BITS | u64::from(first)) << self.window | after as u64)
     }
 
-    /// The slot of a one-word key, in a table of `2^bits` slots.
-    #[inline(always)]
-    fn key_slot(bits: u32, key: u64) -> usize {
-        let h = (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        ((h ^ h >> 29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f) >> (64 - bits)) as usize
-    }
-
     #[inline(always)]
     fn limbs(occ: W) -> [u64; 2] {
         let x = occ.low_u128();
@@ -393,10 +438,10 @@ impl<W: Word> Memo<W> {
     pub fn dead(&self, occ: W, code: u64) -> bool {
         if self.window != 0 {
             return self.key(occ, code).is_some_and(|key| {
-                let at = Self::key_slot(self.bits, key);
+                let at = key_slot(self.bits, key);
                 code != 0
                     && match &self.shared {
-                        Some(shared) => shared[at].load(Relaxed) == key,
+                        Some((_, shared)) => shared.slots[at].load(Relaxed) == key,
                         None => self.slots[at] == key,
                     }
             });
@@ -414,12 +459,12 @@ impl<W: Word> Memo<W> {
             let Some(key) = self.key(occ, code) else {
                 return;
             };
-            Self::key_slot(self.bits, key)
+            key_slot(self.bits, key)
         } else {
             Self::slot(self.bits, Self::limbs(occ), code)
         };
         let slot = match &self.shared {
-            Some(shared) => shared.get(at).map(|s| s.as_ptr().cast_const()),
+            Some((_, shared)) => shared.slots.get(at).map(|s| s.as_ptr().cast_const()),
             None => self.slots.get(at).map(|s| s as *const u64),
         };
         #[cfg(target_arch = "x86_64")]
@@ -444,10 +489,14 @@ impl<W: Word> Memo<W> {
             let Some(key) = self.key(occ, code) else {
                 return;
             };
-            let at = Self::key_slot(self.bits, key);
+            let at = key_slot(self.bits, key);
             match &self.shared {
-                Some(shared) => {
-                    shared[at].store(key, Relaxed);
+                Some((_, shared)) => {
+                    shared.slots[at].store(key, Relaxed);
+                    self.stored += 1;
+                    if self.stored.is_multiple_of(FLUSH as usize) {
+                        self.flush();
+                    }
                     return;
                 }
                 None => self.slots[at] = key,
@@ -467,31 +516,34 @@ impl<W: Word> Memo<W> {
 
     /// Four times the slots, the states stored so far moved over; or, where the solver
     /// joined a run's [`RunShare`] tables, the run's table for its word instead of growing
-    /// past [`SHARE_FROM`] (the run's threads' memory together, so that each thread's
-    /// states take as much room as in a table of its own).
+    /// past [`SHARE_FROM`]: the threads' tables together, so that each thread's states
+    /// take as much room as in a table of its own, its states moved over.
     #[cold]
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
-        if let Some((run, first_cell)) = &self.share {
+        if let Some((run, first_cell)) = self.share.take() {
             if (8u64 << bits) > SHARE_FROM {
-                let shared = shared_table(run, *first_cell, self.most_bits);
-                let bits = shared.len().ilog2();
-                for &key in self.slots.iter().filter(|&&key| key != 0) {
-                    shared[Self::key_slot(bits, key)].store(key, Relaxed);
+                let threads = run.threads().ilog2();
+                let start = || Shared {
+                    current: Mutex::new(SharedTable::new(bits + threads)),
+                };
+                if let Some(shared) = run.table(first_cell, start) {
+                    let table = Arc::clone(&lock(&shared.current));
+                    table.take(std::mem::take(&mut self.slots).into_iter());
+                    self.bits = table.bits();
+                    self.most_bits += threads;
+                    self.stored = 0;
+                    self.shared = Some((shared, table));
+                    return;
                 }
-                self.slots = Vec::new();
-                self.shared = Some(shared);
-                self.bits = bits;
-                self.most_bits = bits;
-                self.share = None;
-                return;
             }
+            self.share = Some((run, first_cell));
         }
         let stride = self.stride();
         let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
         for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
             let at = if self.window != 0 {
-                Self::key_slot(bits, s[0])
+                key_slot(bits, s[0])
             } else {
                 let mut limbs = [0; 2];
                 limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
@@ -502,6 +554,44 @@ impl<W: Word> Memo<W> {
         self.bits = bits;
         self.stored = 0;
     }
+
+    /// Adds this thread's last [`FLUSH`] states to the run's table's count; takes the larger
+    /// table another thread made, if any, and where the table has taken as many states as
+    /// it holds, makes one four times larger, the states moved over. States another thread
+    /// stores in the old table while they move are lost, which only costs their search
+    /// again.
+    #[cold]
+    fn flush(&mut self) {
+        let Some((shared, table)) = &mut self.shared else {
+            return;
+        };
+        let stored = table.stored.fetch_add(FLUSH, Relaxed) + FLUSH;
+        let full = stored >= table.slots.len() as u64 && self.bits < self.most_bits;
+        let current = match shared.current.try_lock() {
+            Ok(current) => Some(current),
+            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            // Another thread is making the next table: this one looks again later.
+            Err(TryLockError::WouldBlock) => None,
+        };
+        let Some(mut current) = current else {
+            return;
+        };
+        if full && Arc::ptr_eq(&current, table) {
+            let larger = SharedTable::new((self.bits + 2).min(self.most_bits));
+            larger.take(table.slots.iter().map(|key| key.load(Relaxed)));
+            *current = larger;
+        }
+        if !Arc::ptr_eq(&current, table) {
+            *table = Arc::clone(&current);
+            self.bits = table.bits();
+        }
+    }
+}
+
+/// The guard of `mutex`, poisoned or not: a table is whole whatever a thread that
+/// panicked left (each slot is one atomic word).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// `n` words, zero, for a table: from the allocator's zeroed memory, so that the pages are
@@ -630,13 +720,14 @@ mod tests {
         grown(Some(20), |k| k * 0x9e37 & (1 << 36) - 1);
     }
 
-    /// Probes `level` [`MEMO_REVIEW`] times, every `every`-th one (after the first) of a
+    /// Probes `level` [`FIRST_REVIEW`] times, every `every`-th one (after the first) of a
     /// state found dead by the first; each searched one made 10 placements. Whether the
-    /// level is consulted before the last probe and after it.
+    /// level is consulted before the last probe (so not dropped at the reviews before the
+    /// first, every [`MEMO_REVIEW`] probes) and after it.
     fn review(dead: &mut DeadStates<u64>, level: usize, every: u64) -> (bool, bool) {
         let stored = 1 << 40 | level as u64;
         let mut before = false;
-        for k in 0..MEMO_REVIEW {
+        for k in 0..FIRST_REVIEW {
             before = dead.consulted(level);
             if k > 0 && k % every == 0 {
                 assert!(dead.probe(level, stored, 1));
@@ -734,10 +825,22 @@ mod tests {
         assert!(!dead.one_word() && dead.table.window == 0);
     }
 
+    /// The slots of a thread's table when it moves to the run's: the first size past
+    /// SHARE_FROM it would grow to.
+    fn moves_at() -> u64 {
+        let bits = (FIRST_BITS..).step_by(2).find(|&b| 8u64 << b > SHARE_FROM);
+        1 << bits.unwrap()
+    }
+
+    /// The run's table of `memo`, once moved ([`Memo::grow`]).
+    fn run_table(memo: &Memo<u128>) -> Arc<SharedTable> {
+        Arc::clone(&memo.shared.as_ref().expect("moved to the run's table").1)
+    }
+
     #[test]
     fn the_threads_of_a_run_share_their_tables_once_grown() {
         let run = RunShare::new(2);
-        let bytes = 2 * SHARE_FROM;
+        let bytes = 64 * SHARE_FROM;
         let joined = |first_cell| Some((Arc::clone(&run), first_cell));
         let mut a = Memo::<u128>::new(bytes, Some(18), joined(0)).unwrap();
         let mut b = Memo::<u128>::new(bytes, Some(18), joined(0)).unwrap();
@@ -751,18 +854,21 @@ mod tests {
             a.store(state(k), 5);
             assert!(a.dead(state(k), 5) && k < 1 << 24);
         }
-        assert!(k > 1 << 20 && a.slots.is_empty());
+        assert!(k > SHARE_FROM / 64 && a.slots.is_empty());
         assert!(!b.dead(state(k), 5));
-        let shared = a.shared.clone().expect("a's table moved to the run's");
-        // The memory of both threads' tables: 2 * 2^24 slots.
-        assert_eq!(shared.len(), 1 << 25);
+        let shared = run_table(&a);
+        // The slots both threads' tables would have grown to.
+        assert_eq!(shared.slots.len() as u64, 2 * moves_at());
+        // Its states moved over (those a collision had not overwritten), counted.
+        let moved = shared.stored.load(Relaxed);
+        assert!(moved > k / 2 && moved <= k);
         let mut j = 0;
         while b.shared.is_none() {
             j += 1;
             b.store(state(j) | 1, 6);
         }
         assert_eq!(j, k);
-        assert!(Arc::ptr_eq(b.shared.as_ref().expect("b moved"), &shared));
+        assert!(Arc::ptr_eq(&run_table(&b), &shared));
         // Each finds the last states the other stored before it moved (moved over),
         // and what either stores from now on.
         assert!(b.dead(state(k), 5) && a.dead(state(j) | 1, 6));
@@ -774,13 +880,86 @@ mod tests {
             t += 1;
             tail.store(state(t), 7);
         }
-        let other = tail.shared.clone().expect("the tail's table is shared too");
+        let other = run_table(&tail);
         assert!(!Arc::ptr_eq(&other, &shared) && !tail.dead(late, 9) && !a.dead(state(t), 7));
         // A table with wide keys is never shared.
         let wide = Memo::<u128>::new(bytes, None, joined(0)).unwrap();
         assert!(wide.share.is_none());
         let wide = Memo::<u128>::new(bytes, Some(60), Some((run, 0))).unwrap();
         assert!(wide.share.is_none());
+    }
+
+    /// The run's table grows fourfold as it fills, up to the threads' memory together,
+    /// keeping its states; a thread takes the larger table another made within
+    /// [`FLUSH`] states.
+    #[test]
+    fn the_run_table_grows_as_it_fills() {
+        let run = RunShare::new(2);
+        // Each thread may have four times the table it moves with: the run's table
+        // starts at twice that, and grows once.
+        let bytes = 4 * 8 * moves_at();
+        let mut a = Memo::<u128>::new(bytes, Some(18), Some((Arc::clone(&run), 0))).unwrap();
+        let mut b = Memo::<u128>::new(bytes, Some(18), Some((Arc::clone(&run), 0))).unwrap();
+        let state = |k: u64| u128::from(k) << 1;
+        let mut k = 0;
+        while b.shared.is_none() {
+            k += 1;
+            b.store(state(k), 6);
+        }
+        while a.shared.is_none() {
+            k += 1;
+            a.store(state(k), 5);
+        }
+        let first = run_table(&a);
+        assert_eq!(first.slots.len() as u64, 2 * moves_at());
+        // `a` fills the table to a flush short of full.
+        let len = first.slots.len() as u64;
+        while !(first.stored.load(Relaxed) + FLUSH >= len && a.stored as u64 % FLUSH == FLUSH - 1) {
+            k += 1;
+            a.store(state(k), 5);
+        }
+        let held: Vec<u64> = first
+            .slots
+            .iter()
+            .map(|s| s.load(Relaxed))
+            .filter(|&s| s != 0)
+            .collect();
+        // Its next state fills it: it grows fourfold, the states of both moved over, but
+        // for the few a collision overwrites (the code of the pieces left is a key's top
+        // 18 bits).
+        k += 1;
+        a.store(state(k), 5);
+        let larger = run_table(&a);
+        assert_eq!(larger.slots.len(), 4 * first.slots.len());
+        let bits = larger.bits();
+        for code in [5, 6] {
+            let of = held.iter().filter(|&&key| key >> 46 == code);
+            let kept = of
+                .clone()
+                .filter(|&&key| larger.slots[key_slot(bits, key)].load(Relaxed) == key);
+            let (of, kept) = (of.count(), kept.count());
+            assert!(of > 1000 && kept * 10 > of * 8, "{code}: {kept} of {of}");
+        }
+        assert!(a.dead(state(k), 5));
+        // A state of `a`'s still held (its key's low 38 bits: the cells after the first
+        // open one, cell 0).
+        let early = held
+            .iter()
+            .find(|&&key| key >> 46 == 5 && a.dead(state(key & ((1 << 38) - 1)), 5));
+        let early = state(early.unwrap() & ((1 << 38) - 1));
+        // `b` still stores in the first, and finds what `a` stored there.
+        assert!(Arc::ptr_eq(&run_table(&b), &first) && b.dead(early, 5));
+        // Within FLUSH states of its own, `b` takes the larger one.
+        for i in 0..FLUSH {
+            b.store(state(1 << 30 | i), 6);
+        }
+        assert!(Arc::ptr_eq(&run_table(&b), &larger) && b.dead(state(k), 5));
+        // It grows no further than the threads' memory together.
+        for i in 0..larger.slots.len() as u64 * 2 {
+            a.store(state(1 << 31 | i), 5);
+        }
+        assert!(Arc::ptr_eq(&run_table(&a), &larger));
+        assert_eq!(larger.slots.len() as u64 * 8, 2 * bytes);
     }
 
     #[test]
