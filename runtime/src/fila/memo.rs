@@ -23,10 +23,12 @@
 //! states, each time it has taken as many states as it holds, up to the size `--memo`
 //! allows each thread's solver. On a run of several threads, a thread's table of one-word
 //! keys that would grow past [`SHARE_FROM`] moves instead to a table all the run's threads
-//! share ([`RunShare`]): a state one thread finds dead is then dead for all.
+//! share ([`RunShare`], [`Shared`]), which grows in the same way up to the threads'
+//! sizes together: a state one thread finds dead is then dead for all.
 //!
 //! [`DeadStates`] decides where the table is consulted: from [`MEMO_FROM`] pieces left up,
-//! each level until its probes are found to save less than they cost.
+//! each level until its probes are found to save less than they cost (weighed from
+//! [`FIRST_REVIEW`] probes on).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, TryLockError};
