@@ -7,9 +7,11 @@
 //! completion) and the symmetry check of the subtree do not change it. So the search
 //! records a node whose subtree it searched whole without a solution, where no symmetry
 //! check could have cut it short (see `State::settle`), and gives up any node found
-//! here. The key is exact (the whole occupancy word and the multiset of pieces left); a
-//! slot holds the last state stored there, so a state forgotten only costs its search
-//! again.
+//! here. A node without a fit is neither looked up nor stored: finding that it has none
+//! costs less than a lookup, and it would take a slot from a larger subtree
+//! (`State::consult`). The key is exact (the whole occupancy word and the multiset of
+//! pieces left); a slot holds the last state stored there, so a state forgotten only
+//! costs its search again.
 //!
 //! Where the code of the pieces left leaves room, a key is one 64-bit word ([`Memo::key`]):
 //! the first open cell, the cells after it (a window: where the search fills the first
@@ -206,6 +208,12 @@ impl<W: Word> DeadStates<W> {
         if dead {
             self.table.store(occ, code);
         }
+    }
+
+    /// The nodes with `left` pieces left looked up so far.
+    #[cfg(test)]
+    pub fn probes(&self, left: usize) -> u64 {
+        self.probes[left & 63]
     }
 
     /// Whether the table has saved, at `level`, more placements than its probes cost:

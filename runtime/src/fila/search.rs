@@ -61,6 +61,11 @@ struct State<T: Tables> {
     dead: Option<Box<DeadStates<T::Word>>>,
     /// The table put aside while a run at a floor cannot consult it.
     idle: Option<Box<DeadStates<T::Word>>>,
+    /// The node being entered consults the table of dead states: it is looked up where
+    /// [`State::try_span`] finds its first fits, so that a dead end (a node without a fit:
+    /// on the one-sided 18x5, a third of the nodes looked up and not found dead) is
+    /// neither looked up nor stored.
+    consult: bool,
     /// The tables of dead states shared by the run's threads, for a solver that
     /// [joined](Search::join) them.
     share: Option<Arc<RunShare>>,
@@ -87,10 +92,6 @@ struct Pending {
     leaves: u64,
     placed: Option<u64>,
 }
-
-/// In [`State::undecided`] one level below a node that consults the table of dead
-/// states: the node's search has not yet passed its own symmetry check.
-const UNJUDGED: u64 = !0;
 
 /// What a solver offers the wider solver that hands over to it.
 trait Narrower<W>: Send {
@@ -174,6 +175,7 @@ impl<T: Tables> Solver<T> {
                 tail,
                 dead: None,
                 idle: None,
+                consult: false,
                 share: None,
                 leaves: 0,
             },
@@ -398,31 +400,23 @@ impl<T: Tables> State<T> {
     /// The search below a node with `L::LEFT` pieces left: a function of its own per
     /// level, compiled for the instruction set `I`. Where the level consults the table of
     /// dead states and the node is not handed over to a tail (which consults its own),
-    /// the node is given up if the table knows it dead, else stored there if its search
-    /// finds it dead ([`State::probe`], [`State::settle`]).
+    /// the node is looked up once its target's first fits are found ([`State::consult`],
+    /// [`State::try_span`]).
     #[inline(always)]
     fn search<L: Level, I: Isa>(&mut self, t: T, ctx: &mut Context<'_>, occ: T::Word, avail: u64) {
         let left = L::LEFT;
-        let mut pending = None;
         // (The levels below `MEMO_FROM`, the most numerous, never consult the table: they
         // are compiled without the question.)
-        if left >= MEMO_FROM
+        self.consult = left >= MEMO_FROM
             && self.dead.as_ref().is_some_and(|dead| dead.consulted(left))
-            && t.handover().is_none_or(|h| occ & h.before != h.before)
-        {
-            match self.probe(t, left, occ, avail) {
-                Lookup::Dead => return,
-                Lookup::Open(open) => pending = Some(open),
-                Lookup::Untabled => {}
-            }
-        }
+            && t.handover().is_none_or(|h| occ & h.before != h.before);
         // The only call of the level's search: a second one (in a path of its own for
         // the nodes that consult the table) kept the compiler from inlining it, and cost
         // the Tetris Cube 8 % more instructions with no table at all.
         within!(I, self.search_in::<L, I>(t, ctx, occ, avail));
-        if let Some(pending) = pending {
-            self.settle(t, left, occ, pending);
-        }
+        // A node given up before its fits (a dead end, or by its symmetry check) was not
+        // looked up.
+        self.consult = false;
     }
 
     /// Looks up a node with `left` pieces left in the table of dead states.
@@ -436,8 +430,6 @@ impl<T: Tables> State<T> {
             return Lookup::Dead;
         }
         let measured = dead.measures(left);
-        // Overwritten by the node's search once past its symmetry check ([`UNJUDGED`]).
-        self.undecided[t.pieces().wrapping_sub(left).wrapping_add(1) & 63] = UNJUDGED;
         Lookup::Open(Pending {
             code,
             leaves: self.leaves(),
@@ -630,6 +622,7 @@ impl<T: Tables> State<T> {
         let shifts = t.shifts().unwrap_or(&[]);
         let list = span.list;
         let mut base = span.start;
+        let mut pending = None;
         while base < span.end {
             let stop = if span.end - base > 64 {
                 base + 64
@@ -642,6 +635,15 @@ impl<T: Tables> State<T> {
                 fits_of_words(list, occ, avail, base, stop)
             };
             self.attempts[L::LEFT & 63] += tried as u64;
+            if L::LEFT >= MEMO_FROM && self.consult && fits != 0 {
+                // The node's first fits: now it is worth looking up ([`State::consult`]).
+                self.consult = false;
+                match self.probe(t, L::LEFT, occ, avail) {
+                    Lookup::Dead => return,
+                    Lookup::Open(open) => pending = Some(open),
+                    Lookup::Untabled => {}
+                }
+            }
             if L::LEFT > MEMO_FROM
                 && fits != 0
                 && self
@@ -682,6 +684,9 @@ impl<T: Tables> State<T> {
                 }
             }
             base = stop;
+        }
+        if let Some(pending) = pending {
+            self.settle(t, L::LEFT, occ, pending);
         }
     }
 
@@ -933,11 +938,9 @@ mod tests {
             panic!("a node not stored was found dead, or the table was lost");
         };
         let t = NoTail::default();
+        // What the node's symmetry check, before its lookup, left undecided below it.
         let below = t.pieces().wrapping_sub(5).wrapping_add(1) & 63;
-        assert_eq!(s.undecided[below], UNJUDGED);
-        if judged {
-            s.undecided[below] = 0;
-        }
+        s.undecided[below] = u64::from(!judged);
         s.leaves += reach;
         s.settle(t, 5, occ, pending);
     }
@@ -961,5 +964,27 @@ mod tests {
         s.stop = true;
         search(&mut s, 0b1110, 0, true);
         assert!(matches!(probe(&mut s, 0b1110), Lookup::Open(_)));
+    }
+
+    #[test]
+    fn a_dead_end_is_neither_looked_up_nor_stored() {
+        use super::super::isa::Portable;
+        use super::super::level::L5;
+        use crate::info::testing::example;
+        use crate::options::Options;
+        use crate::plan::Plan;
+        use crate::search::SharedRun;
+
+        let info = example();
+        let plan = Plan::resolve(&info, &Options::from_args(&[]).unwrap()).unwrap();
+        let shared = SharedRun::silent(&info, &plan);
+        let mut ctx = Context::searching(&shared, 0);
+        let mut s = Solver::<NoTail<u64>>::new().state;
+        s.dead = DeadStates::new(1 << 20, &[1, 1], true, None).map(Box::new);
+        // No image fits anywhere: the node is a dead end, given up before its lookup.
+        s.search::<L5, Portable>(NoTail::default(), &mut ctx, 0b111, 0b11);
+        assert!(!s.consult, "the question was left for another node");
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
+        assert_eq!(s.dead.as_ref().unwrap().probes(5), 1);
     }
 }
