@@ -211,13 +211,14 @@ fn check_corpus(dir: &str, skip: &[&str]) {
 
 /// The puzzles of `puzzles/` on the other lattices, which take the generic engine
 /// seconds a run: the hexiamonds in a hexagon (3 s), the polyhexes in 4x10 (4 s), the
-/// tetrahexes twice in 4x14 (15 s) and in 7x4x2 prisms (2 s), each run some twenty times
-/// here.
-const LATTICE_PUZZLES: [&str; 4] = [
+/// tetrahexes twice in 4x14 (15 s) and in 7x4x2 prisms (2 s), the Kanoodle pyramid of
+/// balls (1 s), each run some twenty times here.
+const LATTICE_PUZZLES: [&str; 5] = [
     "hexiamonds_hexagon",
     "polyhexes_4x10",
     "tetrahexes_twice_4x14",
     "tetrahexes_twice_prisms_7x4x2",
+    "kanoodle_pyramid",
 ];
 
 /// `puzzles/` but the Tetris and Bedlam Cubes and the one-sided pentominoes in 18x5,

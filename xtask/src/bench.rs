@@ -183,7 +183,8 @@ pub fn main(args: &[String]) -> ExitCode {
     // Each puzzle: its generated solver, the run-time FILA engine with the same filter
     // piece (`fila solve`), and dancing links (`fila solve --engine dlx`), the two
     // transliterations beside them on 10x6. A hexiamond and a polyhex puzzle show the
-    // other lattices, and the tetrahexes twice over in two layers the prisms lattice.
+    // other lattices, the tetrahexes twice over in two layers the prisms lattice, and the
+    // Kanoodle pyramid the packed spheres.
     // The Tetris and Bedlam Cubes' dancing links (minutes a run), the tetrahexes twice
     // over in 4x14 (15 s) and the one-sided 18x5 and 15x6 are slow runs; the one-sided
     // 10x9 (minutes on two threads, where dancing links would take days) runs only with
@@ -195,6 +196,7 @@ pub fn main(args: &[String]) -> ExitCode {
         Bench::new("hexiamonds_hexagon", None, 5916, Length::Quick),
         Bench::new("polyhexes_4x10", None, 528608, Length::Quick),
         Bench::new("tetrahexes_twice_prisms_7x4x2", None, 2086, Length::Quick),
+        Bench::new("kanoodle_pyramid", None, 612, Length::Quick),
         Bench::new("tetrahexes_twice_4x14", None, 46616, Length::Slow),
         Bench::new("one_sided_18x5", Some("X"), 686628, Length::Slow).without_dlx(),
         Bench::new("tetriscube", Some("L"), 9839, Length::Slow).two_threads(),
