@@ -1139,11 +1139,12 @@ struct WordCase {
     tails: generator::lower::Tails,
 }
 
-/// Random small puzzles, and the puzzles of more than 128 cells in `tests/puzzles/wide_*`
+/// Random small puzzles, the puzzles of more than 128 cells in `tests/puzzles/wide_*`
 /// (whose solvers use several 64-bit limbs per word, and hand over to 128- and 64-bit
-/// solvers for the last cells): each generated solver is built into one scratch crate
-/// that depends on the runtime alone, and run in every mode against the oracle
-/// in-process.
+/// solvers for the last cells) and the puzzles on other lattices with a published count
+/// (`lattices::PUBLISHED`, which their solvers must find): each generated solver is
+/// built into one scratch crate that depends on the runtime alone, and run in every mode
+/// against the oracle in-process.
 #[test]
 fn random_puzzles_agree_with_the_oracle() {
     use generator::lower::Tails;
@@ -1175,6 +1176,14 @@ fn random_puzzles_agree_with_the_oracle() {
         let path = root().join(format!("tests/puzzles/{name}.txt"));
         (format!("tests/puzzles/{name}.txt"), read(&path))
     };
+    // The puzzles on the other lattices with a published count: each case's index and
+    // the count, which the generated solver must find too (not only the oracle's).
+    let mut published = Vec::new();
+    for &(name, _, _, count) in crate::lattices::PUBLISHED {
+        let (label, text) = file(name);
+        published.push((cases.len(), count));
+        cases.push(case(label, text, None, Tails::Auto));
+    }
     // Solvers that differ only in their words search the same tree in the same order:
     // these pairs must count the same fits at every level too. (Not the same attempts:
     // 64-bit words index their image lists by more cells, so fewer images fail.)
@@ -1273,6 +1282,15 @@ fn random_puzzles_agree_with_the_oracle() {
             let here = Outcome::of(&text);
             runs += 1;
             solutions += here.count("SOLUTIONS");
+            if let Some(&(_, count)) = published.iter().find(|p| p.0 == k) {
+                if here.count("UNIQUE") != count {
+                    problems.push(format!(
+                        "p{k} {:?} ({label}): UNIQUE={}, published {count}",
+                        mode.args(),
+                        here.count("UNIQUE")
+                    ));
+                }
+            }
             for d in run_time(&puzzle, &info, mode, None).differences(&there) {
                 problems.push(format!(
                     "p{k} {:?} (fila solve {} {}): the run-time engine: {d}",

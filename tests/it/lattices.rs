@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use crate::common::{listed_alike, number, orbits, random_cut, CellSets, Draws, SplitMix64};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Plane {
+pub(crate) enum Plane {
     Hexagonal,
     Triangular,
 }
@@ -156,17 +156,20 @@ fn listing(
 }
 
 /// Polyform Puzzler's counts (its documentation: solutions distinct up to the board's
-/// symmetry), by both engines, under the filter; and the whole listing, whose orbits under
-/// the independent group are the unique solutions.
+/// symmetry) of puzzles in `tests/puzzles/`: the file's stem, its lattice, its box, the
+/// count. (The generated solvers find them too: `generated::random_puzzles_agree_with_the_oracle`.)
+pub(crate) const PUBLISHED: &[(&str, Plane, [usize; 3], u64)] = &[
+    ("tetrahexes_4x7", Plane::Hexagonal, [7, 4, 1], 9),
+    ("hexiamonds_4x9", Plane::Triangular, [18, 4, 1], 74),
+    ("hexiamonds_6x6", Plane::Triangular, [12, 6, 1], 156),
+    ("hexiamonds_3x12", Plane::Triangular, [24, 3, 1], 0),
+];
+
+/// The published counts, by both engines of `fila solve`, under the filter; and the whole
+/// listing, whose orbits under the independent group are the unique solutions.
 #[test]
 fn published_counts_and_their_orbits() {
-    let cases: &[(&str, Plane, [usize; 3], u64)] = &[
-        ("tetrahexes_4x7", Plane::Hexagonal, [7, 4, 1], 9),
-        ("hexiamonds_4x9", Plane::Triangular, [18, 4, 1], 74),
-        ("hexiamonds_6x6", Plane::Triangular, [12, 6, 1], 156),
-        ("hexiamonds_3x12", Plane::Triangular, [24, 3, 1], 0),
-    ];
-    for &(name, plane, dims, published) in cases {
+    for &(name, plane, dims, published) in PUBLISHED {
         let file = format!("tests/puzzles/{name}.txt");
         for engine in ["fila", "dlx"] {
             let map = crate::common::check(&file, &["--engine", engine], published);
