@@ -1131,12 +1131,14 @@ fn scratch_main(count: usize) -> String {
     s
 }
 
-/// One solver of the random-puzzle test: a puzzle, and the word and tails to build it with.
+/// One solver of the random-puzzle test: a puzzle, the word and tails to build it with,
+/// and the published count of its solutions up to symmetry (`UNIQUE=`) where there is one.
 struct WordCase {
     label: String,
     text: String,
     word_bits: Option<usize>,
     tails: generator::lower::Tails,
+    published: Option<u64>,
 }
 
 /// Random small puzzles, the puzzles of more than 128 cells in `tests/puzzles/wide_*`
@@ -1153,6 +1155,7 @@ fn random_puzzles_agree_with_the_oracle() {
         text,
         word_bits,
         tails,
+        published: None,
     };
     let mut cases: Vec<WordCase> = random_cases()
         .iter()
@@ -1176,13 +1179,14 @@ fn random_puzzles_agree_with_the_oracle() {
         let path = root().join(format!("tests/puzzles/{name}.txt"));
         (format!("tests/puzzles/{name}.txt"), read(&path))
     };
-    // The puzzles on the other lattices with a published count: each case's index and
-    // the count, which the generated solver must find too (not only the oracle's).
-    let mut published = Vec::new();
+    // The puzzles on the other lattices with a published count, which the generated
+    // solver must find too (not only the oracle's).
     for &(name, _, _, count) in crate::lattices::PUBLISHED {
         let (label, text) = file(name);
-        published.push((cases.len(), count));
-        cases.push(case(label, text, None, Tails::Auto));
+        cases.push(WordCase {
+            published: Some(count),
+            ..case(label, text, None, Tails::Auto)
+        });
     }
     // Solvers that differ only in their words search the same tree in the same order:
     // these pairs must count the same fits at every level too. (Not the same attempts:
@@ -1223,6 +1227,7 @@ fn random_puzzles_agree_with_the_oracle() {
             text,
             word_bits,
             tails,
+            ..
         },
     ) in cases.iter().enumerate()
     {
@@ -1265,7 +1270,16 @@ fn random_puzzles_agree_with_the_oracle() {
 
     let start = Instant::now();
     let (mut runs, mut solutions) = (0, 0);
-    for (k, WordCase { label, text, .. }) in cases.iter().enumerate() {
+    for (
+        k,
+        WordCase {
+            label,
+            text,
+            published,
+            ..
+        },
+    ) in cases.iter().enumerate()
+    {
         let (puzzle, info) = prepared(label, text, &config);
         let mut modes = QUIET_MODES.to_vec();
         modes.retain(|m| !m.mirror || info.mirror.is_ok());
@@ -1282,7 +1296,7 @@ fn random_puzzles_agree_with_the_oracle() {
             let here = Outcome::of(&text);
             runs += 1;
             solutions += here.count("SOLUTIONS");
-            if let Some(&(_, count)) = published.iter().find(|p| p.0 == k) {
+            if let Some(count) = *published {
                 if here.count("UNIQUE") != count {
                     problems.push(format!(
                         "p{k} {:?} ({label}): UNIQUE={}, published {count}",
