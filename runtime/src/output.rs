@@ -1,5 +1,6 @@
 //! polycube's brief solution layout, and the counts per level that `-i` reports.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::info::{Lattice, PuzzleInfo, Slot};
@@ -240,16 +241,29 @@ pub struct ListingError {
 /// against the puzzle: one row per y, one segment per z layer, one name per x (leading
 /// spaces, the stagger of hexagons and triangles, are skipped), each a piece of the
 /// puzzle or `.` for an open cell no piece covers, stationary pieces where they stand and
-/// nowhere else, and each mobile piece on as many cells as it has, or none. Every other
-/// line (comments, the `-i` block) is skipped.
+/// nowhere else, and each mobile piece either nowhere or on the cells of one of its
+/// images (the piece turned as the puzzle allows it, and moved). Every other line
+/// (comments, the `-i` block) is skipped.
 pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16>)>, ListingError> {
     let [xd, yd, zd] = info.dims;
     let mut size = vec![0usize; info.piece_names.len()];
+    let mut shape_of = vec![0u16; info.piece_names.len()];
     for image in &info.images {
         for &piece in &info.shape_pieces[image.shape as usize] {
             size[piece as usize] = image.cells.len();
+            shape_of[piece as usize] = image.shape;
         }
     }
+    // Every image, by its shape and its cells in order: a piece listed must lie as one.
+    let images: HashSet<(u16, Vec<u16>)> = info
+        .images
+        .iter()
+        .map(|image| {
+            let mut cells = image.cells.clone();
+            cells.sort_unstable();
+            (image.shape, cells)
+        })
+        .collect();
     let mut solutions = Vec::new();
     let mut lines = text.lines().enumerate();
     while let Some((at, line)) = lines.next() {
@@ -266,6 +280,7 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
             .ok_or_else(|| error(at, format!("not a solution header: '{}'", line.trim())))?;
         let mut owner = vec![NOBODY; info.grid.len()];
         let mut count = vec![0usize; info.piece_names.len()];
+        let mut cells: Vec<Vec<u16>> = vec![Vec::new(); info.piece_names.len()];
         for y in (0..yd).rev() {
             let (at, row) = lines
                 .next()
@@ -314,6 +329,9 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
                     }
                     if piece != NOBODY {
                         count[piece as usize] += 1;
+                        if let Slot::Open(cell) = info.grid[position] {
+                            cells[piece as usize].push(cell);
+                        }
                     }
                     owner[position] = piece;
                 }
@@ -325,6 +343,21 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
                     at,
                     format!(
                         "solution {n}: piece '{}' covers {c} cells, but it has {s}",
+                        info.piece_names[piece]
+                    ),
+                ));
+            }
+        }
+        for (piece, mut mine) in cells.into_iter().enumerate() {
+            if mine.is_empty() {
+                continue;
+            }
+            mine.sort_unstable();
+            if !images.contains(&(shape_of[piece], mine)) {
+                return Err(error(
+                    at,
+                    format!(
+                        "solution {n}: piece '{}' is not in one of its own orientations",
                         info.piece_names[piece]
                     ),
                 ));

@@ -443,12 +443,14 @@ fn a_rendered_listing_is_the_run_s_own_picture() {
 
 /// polycube's own output, as printed in Matt Busche's article (three solutions of
 /// hexominoes in two boxes, with a stationary row between them), drawn by `fila render`
-/// with the definition drawn from its first solution: each picture shows its listing.
+/// with the definition drawn from its first solution: each picture shows its listing,
+/// and is the picture fila's own listing of the same solution draws, byte for byte.
 #[test]
 fn polycube_s_own_listing_is_drawn() {
     let definition = "tests/listings/polycube_hexominoes_definition.txt";
     let listing = "tests/listings/polycube_hexominoes.txt";
     let dir = scratch("polycube_listing");
+    let ours = scratch("polycube_listing_by_fila");
     let out = run_fila(
         &[
             "render",
@@ -467,6 +469,63 @@ fn polycube_s_own_listing_is_drawn() {
         .map(|l| format!("{}\n", l.trim_start()))
         .collect();
     check_listing_and_pictures(definition, &text, &dir, 3, true);
+
+    // fila's own listing of the same solutions. Its search of the whole puzzle (34
+    // hexominoes) is far too long for a test, so each solution is listed by `fila solve`
+    // as the one solution of the puzzle with every piece stationary where polycube placed
+    // it (what `-f F` writes), numbered as polycube numbered it, and drawn with the
+    // puzzle's own definition.
+    let info = info_of(definition);
+    let [xd, yd, zd] = info.dims;
+    let mut by_fila = String::new();
+    for (k, solution) in text.split("# --- SOLUTION ").skip(1).enumerate() {
+        let rows: Vec<&str> = solution.lines().skip(1).take(yd).collect();
+        let mut names: Vec<&str> = rows.iter().flat_map(|r| r.split_whitespace()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let fixed = ours.join(format!("fixed_{}.txt", k + 1));
+        std::fs::write(
+            &fixed,
+            format!(
+                "D:xDim={xd}:yDim={yd}:zDim={zd}\nL:stationary={}\n{}\n~L\n~D\n",
+                names.join(" "),
+                rows.join("\n")
+            ),
+        )
+        .unwrap();
+        let out = run_fila(&["solve", fixed.to_str().unwrap()], None);
+        assert!(out.status.success(), "solution {}: {}", k + 1, stderr(&out));
+        let listed = stdout(&out);
+        assert_eq!(listed.matches("# --- SOLUTION ").count(), 1, "{listed}");
+        by_fila.push_str(&listed.replace(
+            "# --- SOLUTION 1 ---",
+            &format!("# --- SOLUTION {} ---", k + 1),
+        ));
+    }
+    let pictures = ours.join("pictures");
+    let out = run_fila(
+        &[
+            "render",
+            definition,
+            "-",
+            "--labels",
+            "--svg",
+            pictures.to_str().unwrap(),
+        ],
+        Some(&by_fila),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    for k in 1..=3 {
+        let picture = format!("{}_{k:06}.svg", info.name);
+        let (theirs, fila) = (
+            std::fs::read(dir.join(&picture)).unwrap(),
+            std::fs::read(pictures.join(&picture)).unwrap(),
+        );
+        assert!(
+            theirs == fila,
+            "{picture}: polycube's and fila's listings differ"
+        );
+    }
 }
 
 /// A listing that does not fit its puzzle is refused with its line, exit status 2, and
@@ -510,6 +569,42 @@ fn a_listing_that_does_not_fit_is_refused() {
         );
         assert!(!svg.exists(), "{text:?}: no picture");
     }
+    // A solution of a one-sided puzzle, mirrored: every piece has its number of cells,
+    // but the chiral ones lie as the other hand, which is not one of their images.
+    let file = "puzzles/one_sided_30x3.txt";
+    let out = run_fila(&["solve", file, "--limit", "1"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let listed = stdout(&out);
+    let mirrored: String = listed
+        .lines()
+        .skip_while(|l| !l.starts_with("# --- SOLUTION"))
+        .take(4)
+        .enumerate()
+        .map(|(k, l)| match k {
+            0 => format!("{l}\n"),
+            _ => row(&l.split_whitespace().rev().collect::<Vec<_>>()),
+        })
+        .collect();
+    assert_eq!(mirrored.lines().count(), 4, "{listed}");
+    let svg = dir.join("mirrored.svg");
+    let out = run_fila(
+        &["render", file, "-", "--svg", svg.to_str().unwrap()],
+        Some(&mirrored),
+    );
+    assert_eq!(out.status.code(), Some(2), "{mirrored}: {}", stderr(&out));
+    let expected = ":1: error: solution 1: piece '";
+    let message = stderr(&out);
+    assert!(
+        message.contains(expected) && message.contains("' is not in one of its own orientations"),
+        "{mirrored}: {message}"
+    );
+    assert!(!svg.exists(), "no picture of a mirrored solution");
+    // The same listing as it was read.
+    let out = run_fila(
+        &["render", file, "-", "--svg", svg.to_str().unwrap()],
+        Some(&listed),
+    );
+    assert!(out.status.success(), "{listed}: {}", stderr(&out));
 }
 
 /// The gallery page: every listed solution in the page's data, its counts at the top.
