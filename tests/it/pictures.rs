@@ -549,6 +549,24 @@ fn a_listing_that_does_not_fit_is_refused() {
     let stranger = format!("{good}{}", row(&["Q9"; 7]));
     let too_many = format!("{good}{}", row(&[first; 7]).repeat(4));
     let dir = scratch("bad_listing");
+    let svg = dir.join("x.svg");
+    // `fila render` refuses `text` for the puzzle of `file` with every part of `expected`
+    // in its message, and draws nothing.
+    let refused = |file: &str, text: &str, expected: &[&str]| {
+        let out = run_fila(
+            &["render", file, "-", "--svg", svg.to_str().unwrap()],
+            Some(text),
+        );
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {}", stderr(&out));
+        for part in expected {
+            assert!(
+                stderr(&out).contains(part),
+                "{text:?}: expected {part:?} in {}",
+                stderr(&out)
+            );
+        }
+        assert!(!svg.exists(), "{text:?}: no picture");
+    };
     for (text, expected) in cases.iter().map(|(t, e)| (t.to_string(), *e)).chain([
         (short_row, ":2: error: 6 cells in a row of a 7x4x1 box"),
         (long_row, ":2: error: 8 cells in a row of a 7x4x1 box"),
@@ -556,18 +574,7 @@ fn a_listing_that_does_not_fit_is_refused() {
         (stranger, ":2: error: no piece is named 'Q9'"),
         (too_many, ":1: error: solution 1: piece"),
     ]) {
-        let svg = dir.join("x.svg");
-        let out = run_fila(
-            &["render", file, "-", "--svg", svg.to_str().unwrap()],
-            Some(&text),
-        );
-        assert_eq!(out.status.code(), Some(2), "{text:?}: {}", stderr(&out));
-        assert!(
-            stderr(&out).contains(expected),
-            "{text:?}: expected {expected:?} in {}",
-            stderr(&out)
-        );
-        assert!(!svg.exists(), "{text:?}: no picture");
+        refused(file, &text, &[expected]);
     }
     // A solution of a one-sided puzzle, mirrored: every piece has its number of cells,
     // but the chiral ones lie as the other hand, which is not one of their images.
@@ -586,19 +593,14 @@ fn a_listing_that_does_not_fit_is_refused() {
         })
         .collect();
     assert_eq!(mirrored.lines().count(), 4, "{listed}");
-    let svg = dir.join("mirrored.svg");
-    let out = run_fila(
-        &["render", file, "-", "--svg", svg.to_str().unwrap()],
-        Some(&mirrored),
+    refused(
+        file,
+        &mirrored,
+        &[
+            ":1: error: solution 1: piece '",
+            "' is not in one of its own orientations",
+        ],
     );
-    assert_eq!(out.status.code(), Some(2), "{mirrored}: {}", stderr(&out));
-    let expected = ":1: error: solution 1: piece '";
-    let message = stderr(&out);
-    assert!(
-        message.contains(expected) && message.contains("' is not in one of its own orientations"),
-        "{mirrored}: {message}"
-    );
-    assert!(!svg.exists(), "no picture of a mirrored solution");
     // The same listing as it was read.
     let out = run_fila(
         &["render", file, "-", "--svg", svg.to_str().unwrap()],
