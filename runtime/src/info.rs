@@ -143,8 +143,9 @@ pub struct Pruning {
 }
 
 /// A generated solver's search order: the E heuristic of the FILA article (among the open
-/// cells with the fewest open neighbours, the one where the fewest images fit) while more
-/// than `f_from` pieces are left, then F (the first open cell).
+/// cells with the fewest open neighbours, the one where the fewest images fit; where all
+/// of them have many, among those with the next fewest too) while more than `f_from`
+/// pieces are left, then F (the first open cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Order {
     /// The default switch point.

@@ -1,6 +1,6 @@
 //! The FILA search over a puzzle's [`Tables`]: the F heuristic (first open cell, its
 //! image list set chosen by POF and NOF), the E heuristic (fewest open neighbours, then
-//! fewest fits), placing with copies, the backtracks, and the hand-over to a narrower
+//! fewest fits, looking further where those cells have many), placing with copies, the backtracks, and the hand-over to a narrower
 //! solver for the last cells. One copy per level ([`Level`]), each with its count of
 //! pieces left as a constant.
 
@@ -13,6 +13,17 @@ use super::memo::{DeadStates, MEMO_FROM};
 use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
 use super::tables::{List, SetTable, Span, Tables};
 use crate::search::{Capabilities, Context, RunShare, Search};
+
+/// The E heuristic looks beyond the cells with the fewest open neighbours, to those with
+/// the next fewest, when none of the first has at most this many fits. A cell elsewhere
+/// with fewer fits (none, often, near the bottom of a box's tree) is worth the counts it
+/// takes where the first cells offer a wide choice, but not where they offer a narrow
+/// one: with the counts cut short at the best so far, one thread, CPU time (session 39),
+/// the Tetris Cube (`--f-from 2`) 4.4 s and 39.7 M placements with the first cells alone,
+/// 5.1 s and 25.8 M with the next always, 3.9 s and 31.3 M above 6, 4.3 s and 37.1 M
+/// above 12; the Bedlam Cube 5.7 s and 48.9 M, 5.4 s and 24.7 M, 4.3 s and 29.7 M, 4.7 s
+/// and 38.9 M.
+const WIDEN_ABOVE: u32 = 6;
 
 /// A FILA solver: a puzzle's tables and the state of one search over them.
 pub struct Solver<T: Tables> {
@@ -565,7 +576,8 @@ impl<T: Tables> State<T> {
     }
 
     /// Chooses the target by the E heuristic of the FILA article: among the open cells
-    /// with the fewest open neighbours, the one where the fewest images fit; then tries
+    /// with the fewest open neighbours, the one where the fewest images fit, and where
+    /// that is more than [`WIDEN_ABOVE`], among those with the next fewest too; then tries
     /// that cell's images. A function of its own, entered through `Isa::call`.
     #[inline(always)]
     fn search_e<L: Level, I: Isa>(
@@ -577,23 +589,29 @@ impl<T: Tables> State<T> {
         avail: u64,
     ) {
         let open = !occ & t.full();
-        let mut candidates = fewest_open_neighbours(t, open);
+        let classes = fewest_open_neighbours(t, open);
         let mut best_fits = u32::MAX;
         let mut best_set = 0;
-        while candidates != T::Word::ZERO {
-            let c = candidates.trailing_zeros() as usize;
-            candidates = candidates.clear_lowest();
-            let set = e.set::<I>(c, occ);
-            let fits = count_fits::<T::Word, I>(e.span(set), occ, avail);
-            if fits < best_fits {
-                best_fits = fits;
-                best_set = set;
-                // No fit: a dead end. One fit: a forced move, as good as any.
-                if fits <= 1 {
-                    if fits == 0 {
-                        return;
+        'classes: for (k, &class) in classes.iter().enumerate() {
+            if k > 0 && best_fits <= WIDEN_ABOVE {
+                break;
+            }
+            let mut candidates = class;
+            while candidates != T::Word::ZERO {
+                let c = candidates.trailing_zeros() as usize;
+                candidates = candidates.clear_lowest();
+                let set = e.set::<I>(c, occ);
+                let fits = count_fits::<T::Word, I>(e.span(set), occ, avail, best_fits);
+                if fits < best_fits {
+                    best_fits = fits;
+                    best_set = set;
+                    // No fit: a dead end. One fit: a forced move, as good as any.
+                    if fits <= 1 {
+                        if fits == 0 {
+                            return;
+                        }
+                        break 'classes;
                     }
-                    break;
                 }
             }
         }
@@ -758,11 +776,12 @@ impl<T: Tables> State<T> {
     }
 }
 
-/// The open cells with the fewest open neighbours: by bit-sliced counters (a full adder
-/// per direction; three bits count up to 7 directions, four up to 15) where the neighbour
+/// The open cells with the fewest open neighbours, and those with the next fewest (none
+/// where every open cell has as many): by bit-sliced counters (a full adder per
+/// direction; three bits count up to 7 directions, four up to 15) where the neighbour
 /// relations are shifts, else cell by cell.
 #[inline(always)]
-fn fewest_open_neighbours<T: Tables>(t: T, open: T::Word) -> T::Word {
+fn fewest_open_neighbours<T: Tables>(t: T, open: T::Word) -> [T::Word; 2] {
     let zero = T::Word::ZERO;
     match t.shifts() {
         Some(shifts) if shifts.len() < 8 => {
@@ -774,7 +793,7 @@ fn fewest_open_neighbours<T: Tables>(t: T, open: T::Word) -> T::Word {
                 b2 |= b1 & carry;
                 b1 ^= carry;
             }
-            fewest_class(open, &[b0, b1, b2], shifts.len())
+            fewest_classes(open, &[b0, b1, b2], shifts.len())
         }
         Some(shifts) => {
             let (mut b0, mut b1, mut b2, mut b3) = (zero, zero, zero, zero);
@@ -787,42 +806,55 @@ fn fewest_open_neighbours<T: Tables>(t: T, open: T::Word) -> T::Word {
                 b3 |= b2 & c1;
                 b2 ^= c1;
             }
-            fewest_class(open, &[b0, b1, b2, b3], shifts.len())
+            fewest_classes(open, &[b0, b1, b2, b3], shifts.len())
         }
-        None => {
-            let neighbours = t.pruning().neighbours;
-            let mut fewest = u32::MAX;
-            let mut candidates = zero;
-            let mut rest = open;
-            while rest != zero {
-                let c = rest.trailing_zeros() as usize;
-                rest = rest.clear_lowest();
-                let n = (neighbours[c] & open).count_ones();
-                if n < fewest {
-                    fewest = n;
-                    candidates = zero;
-                }
-                if n == fewest {
-                    candidates |= T::Word::bit(c);
-                }
-            }
-            candidates
-        }
+        None => fewest_by_cells(t.pruning().neighbours, open),
     }
 }
 
-/// The cells of `open` whose count, bit k of it in `bits[k]`, is the least (at most `most`).
+/// The cells of `open` whose count (bit k of it in `bits[k]`, at most `most`) is the
+/// least, and those whose count is the next least.
 #[inline(always)]
-fn fewest_class<W: Word>(open: W, bits: &[W], most: usize) -> W {
+fn fewest_classes<W: Word>(open: W, bits: &[W], most: usize) -> [W; 2] {
+    let mut classes = [W::ZERO; 2];
+    let mut found = 0;
     for k in 0..=most {
         let class = bits.iter().enumerate().fold(open, |class, (j, &b)| {
             class & if k >> j & 1 != 0 { b } else { !b }
         });
         if class != W::ZERO {
-            return class;
+            classes[found] = class;
+            found += 1;
+            if found == 2 {
+                break;
+            }
         }
     }
-    W::ZERO
+    classes
+}
+
+/// [`fewest_open_neighbours`] cell by cell, each cell's neighbours in `neighbours`.
+#[inline(always)]
+fn fewest_by_cells<W: Word>(neighbours: &[W], open: W) -> [W; 2] {
+    let (mut fewest, mut next) = (u32::MAX, u32::MAX);
+    let mut classes = [W::ZERO; 2];
+    let mut rest = open;
+    while rest != W::ZERO {
+        let c = rest.trailing_zeros() as usize;
+        rest = rest.clear_lowest();
+        let n = (neighbours[c] & open).count_ones();
+        if n < fewest {
+            (next, classes[1]) = (fewest, classes[0]);
+            (fewest, classes[0]) = (n, W::bit(c));
+        } else if n == fewest {
+            classes[0] |= W::bit(c);
+        } else if n < next {
+            (next, classes[1]) = (n, W::bit(c));
+        } else if n == next {
+            classes[1] |= W::bit(c);
+        }
+    }
+    classes
 }
 
 /// One block of a list walk, the entries `at..` of `list` (those from `stop` on are not
@@ -849,13 +881,14 @@ fn block<W: Word, I: Isa>(
 }
 
 /// The number of images of available shapes in `span` that fit, a block at a time
-/// without a branch per image.
+/// without a branch per image, counted no further than the block that reaches `enough`
+/// (a cell with as many fits as the best so far is no better).
 #[inline(always)]
-fn count_fits<W: Word, I: Isa>(span: Span<'_, W>, occ: W, avail: u64) -> u32 {
+fn count_fits<W: Word, I: Isa>(span: Span<'_, W>, occ: W, avail: u64, enough: u32) -> u32 {
     let o = <W::Block<I> as Block<W>>::splat(occ);
     let mut fits = 0;
     let mut at = span.start;
-    while at < span.end {
+    while at < span.end && fits < enough {
         fits += block::<W, I>(span.list, o, avail, at, span.end)
             .2
             .count_ones();
@@ -943,6 +976,73 @@ mod tests {
         s.undecided[below] = u64::from(!judged);
         s.leaves += reach;
         s.settle(t, 5, occ, pending);
+    }
+
+    /// The E heuristic's first cells and its next ones, by the counters and cell by cell,
+    /// against each open cell's open neighbours counted one by one, in a 4x4x4 box.
+    #[test]
+    fn the_cells_with_the_fewest_and_the_next_fewest_open_neighbours() {
+        let at = |x: i32, y: i32, z: i32| {
+            if [x, y, z].iter().all(|v| (0..4).contains(v)) {
+                1u64 << (x + 4 * (y + 4 * z))
+            } else {
+                0
+            }
+        };
+        let neighbours: Vec<u64> = (0..64)
+            .map(|c| {
+                let (x, y, z) = (c % 4, c / 4 % 4, c / 16);
+                at(x - 1, y, z)
+                    | at(x + 1, y, z)
+                    | at(x, y - 1, z)
+                    | at(x, y + 1, z)
+                    | at(x, y, z - 1)
+                    | at(x, y, z + 1)
+            })
+            .collect();
+        let mut rng = crate::rng::SplitMix64::new(39);
+        let mut widened = 0;
+        for round in 0..3000 {
+            // A few cells open, or all but a few, or none.
+            let few = (0..=round % 3).fold(rng.next_u64(), |o, _| o & rng.next_u64());
+            let open = if round == 0 {
+                0
+            } else if round % 2 == 0 {
+                few
+            } else {
+                !few
+            };
+            let count = |c: usize| (neighbours[c] & open).count_ones();
+            let mut counts: Vec<u32> = (0..64).filter(|&c| open >> c & 1 == 1).map(count).collect();
+            counts.sort_unstable();
+            counts.dedup();
+            let class = |k: usize| {
+                counts.get(k).map_or(0, |&n| {
+                    (0..64)
+                        .filter(|&c| open >> c & 1 == 1 && count(c) == n)
+                        .fold(0, |w, c| w | 1 << c)
+                })
+            };
+            let expected = [class(0), class(1)];
+            widened += usize::from(expected[1] != 0);
+            assert_eq!(
+                fewest_by_cells(&neighbours, open),
+                expected,
+                "open {open:#x}"
+            );
+            let bits: Vec<u64> = (0..3)
+                .map(|j| {
+                    (0..64)
+                        .filter(|&c| open >> c & 1 == 1 && count(c) >> j & 1 == 1)
+                        .fold(0, |w, c| w | 1 << c)
+                })
+                .collect();
+            assert_eq!(fewest_classes(open, &bits, 6), expected, "open {open:#x}");
+        }
+        assert!(
+            widened > 2000,
+            "the next cells are rarely there to test: {widened}"
+        );
     }
 
     #[test]
