@@ -1,8 +1,8 @@
 //! The FILA search over a puzzle's [`Tables`]: the F heuristic (first open cell, its
 //! image list set chosen by POF and NOF), the E heuristic (fewest open neighbours, then
-//! fewest fits, looking further where those cells have many), placing with copies, the backtracks, and the hand-over to a narrower
-//! solver for the last cells. One copy per level ([`Level`]), each with its count of
-//! pieces left as a constant.
+//! fewest fits, looking further where those cells have many), placing with copies, the
+//! backtracks, and the hand-over to a narrower solver for the last cells. One copy per
+//! level ([`Level`]), each with its count of pieces left as a constant.
 
 use std::sync::Arc;
 
