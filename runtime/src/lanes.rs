@@ -135,6 +135,22 @@ mod avx2 {
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
         // `shapes` is eight readable bytes; the loads need no alignment.
         unsafe {
+            if avail >> 16 == 0 {
+                // Shapes 0 to 15 left: byte k of `table` is all ones where shape k is
+                // available, and the eight shapes look it up at once (`pshufb`); a shape
+                // of 16 or more, pushed past 127 by the saturating add, finds zero.
+                // Against the shifts below, the Tetris Cube took 0.85 of the time (a
+                // table of 32 shapes, in both halves of a 256-bit register, 0.92).
+                let spread = _mm_shuffle_epi8(
+                    _mm_cvtsi64_si128(avail as i64),
+                    _mm_set_epi64x(0x0101_0101_0101_0101, 0),
+                );
+                let bit = _mm_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+                let table = _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);
+                let s = _mm_loadl_epi64(shapes.as_ptr() as *const __m128i);
+                let found = _mm_shuffle_epi8(table, _mm_adds_epu8(s, _mm_set1_epi8(0x70)));
+                return _mm_movemask_epi8(found) as u8;
+            }
             let half = |k: usize| {
                 let four = (shapes.as_ptr().add(4 * k) as *const i32).read_unaligned();
                 let bits = _mm256_srlv_epi64(
@@ -352,6 +368,13 @@ mod tests {
                 let avail = next();
                 let want = (0..8).fold(0u8, |m, j| m | (((avail >> shapes[j]) & 1) as u8) << j);
                 assert_eq!($lanes::available(avail, &shapes), want);
+                // Only the first shapes left (with none past 15, the AVX2 form looks
+                // them up in a table), the shapes asked about below and above them.
+                for first in [4, 12, 16, 17] {
+                    let few = avail & ((1 << first) - 1);
+                    let want = (0..8).fold(0u8, |m, j| m | (((few >> shapes[j]) & 1) as u8) << j);
+                    assert_eq!($lanes::available(few, &shapes), want);
+                }
                 let (w, sel) = (next(), next() & next());
                 let mut packed = 0usize;
                 for (k, bit) in (0..64).filter(|&i| sel >> i & 1 == 1).enumerate() {
