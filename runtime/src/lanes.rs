@@ -139,8 +139,9 @@ mod avx2 {
                 // Shapes 0 to 15 left: byte k of `table` is all ones where shape k is
                 // available, and the eight shapes look it up at once (`pshufb`); a shape
                 // of 16 or more, pushed past 127 by the saturating add, finds zero.
-                // Against the shifts below, the Tetris Cube took 0.85 of the time (a
-                // table of 32 shapes, in both halves of a 256-bit register, 0.92).
+                // The table is made once a loop (the compiler hoists it, `avail` being
+                // the loop's); against the shifts below the Tetris Cube took 0.88 of
+                // the time (`cargo xtask bench`; BENCHMARKS.md, session 40).
                 let spread = _mm_shuffle_epi8(
                     _mm_cvtsi64_si128(avail as i64),
                     _mm_set_epi64x(0x0101_0101_0101_0101, 0),
@@ -365,15 +366,14 @@ mod tests {
                 c |= la;
                 assert_eq!(zero(c & lb), expect(&|j| (b[0] | a[j]) & b[j]));
                 let shapes: [u8; 8] = core::array::from_fn(|_| (next() % 64) as u8);
+                // Any of the 64 shapes left, and only the first few (with none past 15,
+                // the AVX2 form looks them up in a table), the shapes asked about below
+                // and above them.
                 let avail = next();
-                let want = (0..8).fold(0u8, |m, j| m | (((avail >> shapes[j]) & 1) as u8) << j);
-                assert_eq!($lanes::available(avail, &shapes), want);
-                // Only the first shapes left (with none past 15, the AVX2 form looks
-                // them up in a table), the shapes asked about below and above them.
-                for first in [4, 12, 16, 17] {
-                    let few = avail & ((1 << first) - 1);
-                    let want = (0..8).fold(0u8, |m, j| m | (((few >> shapes[j]) & 1) as u8) << j);
-                    assert_eq!($lanes::available(few, &shapes), want);
+                for first in [64, 4, 12, 16, 17] {
+                    let left = avail & u64::MAX >> (64 - first);
+                    let want = (0..8).fold(0u8, |m, j| m | (((left >> shapes[j]) & 1) as u8) << j);
+                    assert_eq!($lanes::available(left, &shapes), want);
                 }
                 let (w, sel) = (next(), next() & next());
                 let mut packed = 0usize;
