@@ -105,7 +105,9 @@ pub struct Ir {
     pub f_stage: FStage,
     /// The neighbour relations as shifts of the occupancy word, when every one is (no
     /// stationary cell breaks the numbering): for each direction, the distance and the
-    /// cells that have a neighbour there. Bit-parallel neighbour tests use them.
+    /// cells that have a neighbour there. Bit-parallel neighbour tests use them. Those
+    /// toward lower cell numbers (`by < 0`) come first, so that a kernel knows each
+    /// shift's way from its place in the list.
     pub shifts: Option<Vec<Shift>>,
     /// The test for open regions too small for any piece, run on every image that fits.
     pub isolation: Isolation,
@@ -582,7 +584,8 @@ impl Ir {
 /// The neighbour relation as shifts of the cell numbers: for each direction and each kind
 /// of cell, the cells with a neighbour that way must all find it the same distance along
 /// (else `None`: the numbering is broken by stationary cells). Directions at the same
-/// distance share one shift; on the cubic lattice that is one shift per direction.
+/// distance share one shift; on the cubic lattice that is one shift per direction. Those
+/// toward lower numbers come first, each way in the order of the directions.
 fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
     let geometry = puzzle.geometry();
     let directions = geometry.direction_names().len();
@@ -607,6 +610,7 @@ fn neighbour_shifts(puzzle: &Puzzle) -> Option<Vec<Shift>> {
             }
         }
     }
+    shifts.sort_by_key(|s| s.by > 0);
     Some(shifts)
 }
 
@@ -871,6 +875,33 @@ mod tests {
             },
         )
         .unwrap()
+    }
+
+    /// Every puzzle's shifts come in opposite pairs, those toward lower cell numbers
+    /// first: the kernels take the first half to shift up and the second down
+    /// (`runtime::fila::lower_first`). The cells with a neighbour `by` along are those
+    /// `by` along from the cells with one `-by` along.
+    #[test]
+    fn shifts_come_in_opposite_pairs_the_lower_first() {
+        let mut seen = 0;
+        for (label, puzzle) in puzzles() {
+            let Some(shifts) = neighbour_shifts(&puzzle) else {
+                continue;
+            };
+            seen += 1;
+            let half = shifts.len() / 2;
+            assert_eq!(shifts.len(), 2 * half, "{label}");
+            for (k, s) in shifts.iter().enumerate() {
+                assert_eq!(s.by < 0, k < half, "{label}: shift {k} ({})", s.by);
+                let opposite = shifts.iter().find(|o| o.by == -s.by);
+                let opposite = opposite.unwrap_or_else(|| panic!("{label}: no shift {}", -s.by));
+                let moved = (0..puzzle.cells.len())
+                    .filter(|&c| opposite.from.bit_at(c as u32) == 1)
+                    .fold(Mask::ZERO, |m, c| m | Mask::bit((c as i32 - s.by) as usize));
+                assert_eq!(moved, s.from, "{label}: shift {}", s.by);
+            }
+        }
+        assert!(seen >= 10, "the puzzles with shifts");
     }
 
     /// The F stage of every puzzle, in its own word and in a 128-bit one (per-cell

@@ -10,8 +10,8 @@ use super::bits::{Block, Word};
 use super::isa::{dispatch, within, Isa, Kernels};
 use super::level::Level;
 use super::memo::{DeadStates, MEMO_FROM};
-use super::prune::{isolated, neighbours_in, parity_ok, volume_ok};
-use super::tables::{List, SetTable, Span, Tables};
+use super::prune::{isolated, neighbours_toward, parity_ok, volume_ok};
+use super::tables::{lower_first, Isolation, List, SetTable, Shift, Span, Tables};
 use crate::search::{Capabilities, Context, RunShare, Search};
 
 /// The E heuristic looks beyond the cells with the fewest open neighbours, to those with
@@ -782,34 +782,40 @@ impl<T: Tables> State<T> {
 /// relations are shifts, else cell by cell.
 #[inline(always)]
 fn fewest_open_neighbours<T: Tables>(t: T, open: T::Word) -> [T::Word; 2] {
-    let zero = T::Word::ZERO;
-    match t.shifts() {
-        Some(shifts) if shifts.len() < 8 => {
-            let (mut b0, mut b1, mut b2) = (zero, zero, zero);
-            for s in shifts {
-                let x = neighbours_in(s, open);
-                let carry = b0 & x;
-                b0 ^= x;
-                b2 |= b1 & carry;
-                b1 ^= carry;
-            }
-            fewest_classes(open, &[b0, b1, b2], shifts.len())
-        }
-        Some(shifts) => {
-            let (mut b0, mut b1, mut b2, mut b3) = (zero, zero, zero, zero);
-            for s in shifts {
-                let x = neighbours_in(s, open);
-                let c0 = b0 & x;
-                b0 ^= x;
-                let c1 = b1 & c0;
-                b1 ^= c0;
-                b3 |= b2 & c1;
-                b2 ^= c1;
-            }
-            fewest_classes(open, &[b0, b1, b2, b3], shifts.len())
-        }
-        None => fewest_by_cells(t.pruning().neighbours, open),
+    let Some(shifts) = t.shifts() else {
+        return fewest_by_cells(t.pruning().neighbours, open);
+    };
+    // Six shifts (the cubic and hexagonal lattices) and four (the square) made constants,
+    // as in `fits_of_blocks`.
+    match shifts.len() {
+        6 => fewest_by_shifts(<&[_; 6]>::try_from(shifts).unwrap(), open),
+        4 => fewest_by_shifts(<&[_; 4]>::try_from(shifts).unwrap(), open),
+        _ => fewest_by_shifts(shifts, open),
     }
+}
+
+/// [`fewest_open_neighbours`] where the relations are `shifts`.
+#[inline(always)]
+fn fewest_by_shifts<W: Word>(shifts: &[Shift<W>], open: W) -> [W; 2] {
+    let lower = lower_first(shifts);
+    let zero = W::ZERO;
+    let mut b = [zero; 4];
+    for (k, s) in shifts.iter().enumerate() {
+        let x = neighbours_toward(s, k < lower, open);
+        let c0 = b[0] & x;
+        b[0] ^= x;
+        let c1 = b[1] & c0;
+        b[1] ^= c0;
+        if shifts.len() < 8 {
+            // Three bits count to 7.
+            b[2] |= c1;
+        } else {
+            b[3] |= b[2] & c1;
+            b[2] ^= c1;
+        }
+    }
+    let bits = if shifts.len() < 8 { &b[..3] } else { &b[..] };
+    fewest_classes(open, bits, shifts.len())
 }
 
 /// The cells of `open` whose count (bit k of it in `bits[k]`, at most `most`) is the
@@ -857,26 +863,46 @@ fn fewest_by_cells<W: Word>(neighbours: &[W], open: W) -> [W; 2] {
     classes
 }
 
-/// One block of a list walk, the entries `at..` of `list` (those from `stop` on are not
-/// counted): the block's masks, the lanes whose shape is available, and of those the
-/// lanes whose image meets no filled cell of `o` (the occupancy in every lane).
+/// The blocks of `list[start..end]`: each block's masks and shapes, and the lanes of it
+/// that lie before `end`. The last block reads past `end` (a list has the entries for
+/// that), and the whole walk is checked against the list's length once, not block by
+/// block.
+#[inline(always)]
+fn blocks<'a, W: Word, I: Isa>(
+    list: &'a List<'a, W>,
+    start: usize,
+    end: usize,
+) -> impl Iterator<Item = (&'a [W], &'a [u8], u8)> {
+    let width = <W::Block<I> as Block<W>>::WIDTH;
+    let whole = (end - start).div_ceil(width) * width;
+    let all = ((1u16 << width) - 1) as u8;
+    let last = match (end - start) % width {
+        0 => all,
+        part => (1u8 << part) - 1,
+    };
+    let mut left = whole / width;
+    list.masks[start..start + whole]
+        .chunks_exact(width)
+        .zip(list.shapes[start..start + whole].chunks_exact(width))
+        .map(move |(m, s)| {
+            left -= 1;
+            (m, s, if left == 0 { last } else { all })
+        })
+}
+
+/// One block of a list walk (`masks` and `shapes`, of which the lanes `valid` count):
+/// the block's masks, the lanes whose shape is available, and of those the lanes whose
+/// image meets no filled cell of `o` (the occupancy in every lane).
 #[inline(always)]
 fn block<W: Word, I: Isa>(
-    list: &List<'_, W>,
+    masks: &[W],
+    shapes: &[u8],
+    valid: u8,
     o: W::Block<I>,
     avail: u64,
-    at: usize,
-    stop: usize,
 ) -> (W::Block<I>, u8, u8) {
-    let width = <W::Block<I> as Block<W>>::WIDTH;
-    let valid = if stop - at >= width {
-        ((1u16 << width) - 1) as u8
-    } else {
-        (1u8 << (stop - at)) - 1
-    };
-    let m = <W::Block<I> as Block<W>>::load(&list.masks[at..at + width]);
-    let available =
-        <W::Block<I> as Block<W>>::available(avail, &list.shapes[at..at + width]) & valid;
+    let m = <W::Block<I> as Block<W>>::load(masks);
+    let available = <W::Block<I> as Block<W>>::available(avail, shapes) & valid;
     (m, available, available & (o & m).zero_lanes())
 }
 
@@ -887,12 +913,11 @@ fn block<W: Word, I: Isa>(
 fn count_fits<W: Word, I: Isa>(span: Span<'_, W>, occ: W, avail: u64, enough: u32) -> u32 {
     let o = <W::Block<I> as Block<W>>::splat(occ);
     let mut fits = 0;
-    let mut at = span.start;
-    while at < span.end && fits < enough {
-        fits += block::<W, I>(span.list, o, avail, at, span.end)
-            .2
-            .count_ones();
-        at += <W::Block<I> as Block<W>>::WIDTH;
+    for (masks, shapes, valid) in blocks::<W, I>(span.list, span.start, span.end) {
+        if fits >= enough {
+            break;
+        }
+        fits += block::<W, I>(masks, shapes, valid, o, avail).2.count_ones();
     }
     fits
 }
@@ -917,17 +942,58 @@ fn fits_of_blocks<T: Tables, I: Isa>(
     let (full, form) = (t.full(), t.isolation());
     let shifts = t.shifts().unwrap_or(&[]);
     let o = <<T::Word as Word>::Block<I> as Block<T::Word>>::splat(occ);
-    let mut tried = 0;
-    let mut fits = 0;
-    let mut at = base;
-    while at < stop {
-        let (m, available, fit) = block::<T::Word, I>(list, o, avail, at, stop);
-        tried += available.count_ones();
-        let fit = fit & isolated(o | m, full, shifts, form).zero_lanes();
-        fits |= (fit as u64) << (at - base);
-        at += <<T::Word as Word>::Block<I> as Block<T::Word>>::WIDTH;
+    let walk = Walk {
+        list,
+        o,
+        full,
+        avail,
+    };
+    // The usual region tests with their shifts' number made a constant, so that the
+    // run-time engine's loop tests neither the form nor each shift's way (a generated
+    // solver's are constants already, and only its own arm is left): the cubic and
+    // hexagonal lattices' cells (six shifts), the square lattice's pairs (four).
+    // Tetris Cube, `fila solve`: 0.82 of the CPU time, by hand (BENCHMARKS.md, session 41).
+    match (form, shifts.len()) {
+        (Isolation::Cells, 6) => walk.blocks(
+            <&[_; 6]>::try_from(shifts).unwrap(),
+            Isolation::Cells,
+            base,
+            stop,
+        ),
+        (Isolation::Pairs, 4) => walk.blocks(
+            <&[_; 4]>::try_from(shifts).unwrap(),
+            Isolation::Pairs,
+            base,
+            stop,
+        ),
+        _ => walk.blocks(shifts, form, base, stop),
     }
-    (tried, fits)
+}
+
+/// What [`fits_of_blocks`] walks: a list, the occupancy in every lane, the box's cells
+/// and the shapes available.
+struct Walk<'a, W: Word, I: Isa> {
+    list: &'a List<'a, W>,
+    o: W::Block<I>,
+    full: W,
+    avail: u64,
+}
+
+impl<W: Word, I: Isa> Walk<'_, W, I> {
+    /// [`fits_of_blocks`] with the region test `form` over `shifts`.
+    #[inline(always)]
+    fn blocks(&self, shifts: &[Shift<W>], form: Isolation, base: usize, stop: usize) -> (u32, u64) {
+        let width = <W::Block<I> as Block<W>>::WIDTH;
+        let mut tried = 0;
+        let mut fits = 0;
+        for (k, (masks, shapes, valid)) in blocks::<W, I>(self.list, base, stop).enumerate() {
+            let (m, available, fit) = block::<W, I>(masks, shapes, valid, self.o, self.avail);
+            tried += available.count_ones();
+            let fit = fit & isolated(self.o | m, self.full, shifts, form).zero_lanes();
+            fits |= (fit as u64) << (k * width);
+        }
+        (tried, fits)
+    }
 }
 
 /// The same for one image a block (words wider than 64 bits, which do not vectorise):

@@ -79,10 +79,25 @@ impl<W: Word> SetTable<'_, W> {
 }
 
 /// A neighbour relation as a shift of the occupancy word: every cell of `from` has its
-/// neighbour in this direction at its own number plus `by`.
+/// neighbour in this direction at its own number plus `by`. A table's shifts list those
+/// with `by < 0` first (lowering sorts them), so that a kernel knows each one's way from
+/// its place ([`lower_first`]).
 pub struct Shift<W> {
     pub by: i32,
     pub from: W,
+}
+
+/// How many of a table's `shifts` lead to a lower cell number: half of them, the first
+/// half (a neighbour relation is symmetric, so every shift has its opposite, and lowering
+/// lists those with `by < 0` first).
+#[inline(always)]
+pub fn lower_first<W>(shifts: &[Shift<W>]) -> usize {
+    let lower = shifts.len() / 2;
+    debug_assert!(shifts
+        .iter()
+        .enumerate()
+        .all(|(k, s)| (s.by < 0) == (k < lower)));
+    lower
 }
 
 /// The test for open regions too small for any piece, run on every image that fits.
