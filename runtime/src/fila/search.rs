@@ -866,7 +866,9 @@ fn fewest_by_cells<W: Word>(neighbours: &[W], open: W) -> [W; 2] {
 /// The blocks of `list[start..end]`: each block's masks and shapes, and the lanes of it
 /// that lie before `end`. The last block reads past `end` (a list has the entries for
 /// that), and the whole walk is checked against the list's length once, not block by
-/// block.
+/// block. Its closure holds no intrinsic: a closure is compiled without the target
+/// features of the kernel it sits in, and one that called the lanes' made them calls
+/// (the Tetris Cube ten times slower).
 #[inline(always)]
 fn blocks<'a, W: Word, I: Isa>(
     list: &'a List<'a, W>,
