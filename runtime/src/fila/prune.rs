@@ -4,14 +4,9 @@
 use super::bits::{Block, Word};
 use super::tables::{lower_first, Fillable, Isolation, Pruning, Shift};
 
-/// The cells of `from` whose neighbour along `shift` is in `bits`.
-#[inline(always)]
-pub fn neighbours_in<W: Word, B: Block<W>>(shift: &Shift<W>, bits: B) -> B {
-    neighbours_toward(shift, shift.by < 0, bits)
-}
-
-/// The same where the caller knows whether the neighbour has the lower number (`lower`,
-/// that is `shift.by < 0`), so that the shift needs no test of its way.
+/// The cells of `from` whose neighbour along `shift` is in `bits`, where the caller knows
+/// whether that neighbour has the lower number (`lower`, that is `shift.by < 0`, from
+/// the shift's place: [`lower_first`]), so that the shift needs no test of its way.
 #[inline(always)]
 pub fn neighbours_toward<W: Word, B: Block<W>>(shift: &Shift<W>, lower: bool, bits: B) -> B {
     let moved = if lower {
@@ -69,9 +64,10 @@ const VOLUME_STEPS: usize = 16;
 fn grow<W: Word>(frontier: W, shifts: Option<&[Shift<W>]>, neighbours: &[W]) -> W {
     match shifts {
         Some(shifts) => {
+            let lower = lower_first(shifts);
             let mut around = W::ZERO;
-            for s in shifts {
-                around |= neighbours_in(s, frontier);
+            for (k, s) in shifts.iter().enumerate() {
+                around |= neighbours_toward(s, k < lower, frontier);
             }
             around
         }
