@@ -217,9 +217,8 @@ fn list<W: runtime::fila::Word>(
     store: &mut Store,
     masks: &[W],
     entries: &[u16],
-    pad: usize,
 ) -> List<'static, W> {
-    let (masks, images, shapes) = layout::list(ir, masks, W::low_bits(ir.cells), entries, pad);
+    let (masks, images, shapes) = layout::list(ir, masks, W::low_bits(ir.cells), entries);
     List {
         masks: store.slice(masks),
         images: store.slice(images),
@@ -237,7 +236,7 @@ fn set_table<W: runtime::fila::Word>(
         context: words(store, &l.context),
         set_base: store.slice(l.set_base),
         index: store.slice(l.index),
-        list: list(ir, store, masks, &l.entries, l.pad),
+        list: list(ir, store, masks, &l.entries),
     };
     store.keep(table)
 }

@@ -208,7 +208,9 @@ mod array {
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
         let mut m = 0;
         for j in 0..8 {
-            m |= (((avail >> shapes[j]) & 1) as u8) << j;
+            // A shape of 64 or more (a set's padding) is never available.
+            let bit = avail.checked_shr(shapes[j] as u32).unwrap_or(0) & 1;
+            m |= (bit as u8) << j;
         }
         m
     }
@@ -235,7 +237,8 @@ macro_rules! lanes {
             pub fn zero_lanes(self) -> u8 {
                 $form::zero_lanes(self.0)
             }
-            /// The lanes whose shape is in `avail`, as bits.
+            /// The lanes whose shape is in `avail`, as bits (none whose shape is 64 or
+            /// more: a set's padding).
             #[inline(always)]
             pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
                 $form::available(avail, shapes)
@@ -365,14 +368,21 @@ mod tests {
                 let mut c = $lanes::splat(b[0]);
                 c |= la;
                 assert_eq!(zero(c & lb), expect(&|j| (b[0] | a[j]) & b[j]));
-                let shapes: [u8; 8] = core::array::from_fn(|_| (next() % 64) as u8);
+                // Shapes 0 to 63, and a set's padding (255, never available) in some lanes.
+                let shapes: [u8; 8] = core::array::from_fn(|_| match next() % 80 {
+                    s @ 0..64 => s as u8,
+                    _ => 255,
+                });
                 // Any of the 64 shapes left, and only the first few (with none past 15,
                 // the AVX2 form looks them up in a table), the shapes asked about below
                 // and above them.
-                let avail = next();
+                let avail = next() | 1 << 63;
                 for first in [64, 4, 12, 16, 17] {
                     let left = avail & u64::MAX >> (64 - first);
-                    let want = (0..8).fold(0u8, |m, j| m | (((left >> shapes[j]) & 1) as u8) << j);
+                    let want = (0..8).fold(0u8, |m, j| {
+                        let bit = shapes[j] < 64 && (left >> shapes[j]) & 1 == 1;
+                        m | (bit as u8) << j
+                    });
                     assert_eq!($lanes::available(left, &shapes), want);
                 }
                 let (w, sel) = (next(), next() & next());

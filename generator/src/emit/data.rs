@@ -145,27 +145,29 @@ impl Data {
 
 impl Data {
     /// An image list as its three tables, `{prefix}_MASKS`, `{prefix}_IMAGES` and
-    /// `{prefix}_SHAPES` (`what` says whose images they are), with `pad` entries past the
-    /// end that never fit (so that a walk by blocks of eight can load its last block
-    /// whole). Returns the tables and the `List` over them.
+    /// `{prefix}_SHAPES` (`what` says whose images they are), from the entries of a
+    /// layout (whose padding, `layout::PAD`, never fits and has no available shape).
+    /// Returns the tables and the `List` over them.
     pub fn list(
         &mut self,
         ir: &Ir,
         module: &str,
         prefix: &str,
         what: &str,
-        images: &[u16],
-        pad: usize,
+        entries: &[u16],
     ) -> (TokenStream, TokenStream) {
         let [masks, numbers, shapes] =
             ["MASKS", "IMAGES", "SHAPES"].map(|t| format_ident!("{prefix}_{t}"));
         let (masks_column, numbers_column, shapes_column) =
-            crate::layout::list(ir, &ir.masks, Mask::low_bits(ir.cells), images, pad);
+            crate::layout::list(ir, &ir.masks, Mask::low_bits(ir.cells), entries);
         let masks_table = self.table(
             module,
             &masks.to_string(),
-            &if pad > 0 {
-                format!("The occupancy masks of the images of {what}, with {pad} past the last.")
+            &if entries.contains(&crate::layout::PAD) {
+                format!(
+                    "The occupancy masks of the images of {what}; each set padded to whole \
+                     blocks of eight by entries that never fit (every cell, shape 255)."
+                )
             } else {
                 format!("The occupancy masks of the images of {what}.")
             },

@@ -21,17 +21,10 @@ pub fn tables(ir: &Ir, e: &EStage, data: &mut Data, module: &str) -> TokenStream
     let index = data.table(
         module,
         "E_INDEX",
-        "Set t's images are `E_IMAGES[E_INDEX[t]..E_INDEX[t + 1]]`, by shape.",
+        "Set t's images are `E_IMAGES[E_INDEX[t]..E_INDEX[t + 1]]`, by shape, padded to whole blocks.",
         Values::U32(layout.index),
     );
-    let (list_tables, list) = data.list(
-        ir,
-        module,
-        "E",
-        "every E image list set",
-        &layout.entries,
-        layout.pad,
-    );
+    let (list_tables, list) = data.list(ir, module, "E", "every E image list set", &layout.entries);
     quote! {
         /// The E stage's image list sets: each cell's, per state of its neighbours.
         static E_TABLE: ::runtime::fila::SetTable<'static, Word> = ::runtime::fila::SetTable {

@@ -36,17 +36,10 @@ pub fn table(ir: &Ir, ft: &FTable, data: &mut Data, module: &str) -> FStageItems
     let index = data.table(
         module,
         "F_INDEX",
-        "Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape.",
+        "Set t's images are `F_MASKS[F_INDEX[t]..F_INDEX[t + 1]]`, by shape, padded to whole blocks.",
         Values::U32(layout.index),
     );
-    let (list_tables, list) = data.list(
-        ir,
-        module,
-        "F",
-        "every F image list set",
-        &layout.entries,
-        layout.pad,
-    );
+    let (list_tables, list) = data.list(ir, module, "F", "every F image list set", &layout.entries);
     let tables = quote! {
         /// The F stage's image list sets: each cell's, indexed by the occupancy of its
         /// context cells (NOF) gathered from the word.
@@ -146,8 +139,7 @@ pub fn cells(ir: &Ir, plans: &[CellPlan], data: &mut Data, module: &str) -> FSta
         quote! { #c => #f(occ), }
     });
     let functions = plans.iter().zip(&ranges).map(|(p, r)| cell_fn(p, r));
-    let (list_tables, list) =
-        data.list(ir, module, "CELL", "every cell's image list sets", &list, 0);
+    let (list_tables, list) = data.list(ir, module, "CELL", "every cell's image list sets", &list);
     FStageItems {
         stage: quote! { ::runtime::fila::FStage::Cells(cells) },
         functions: quote! {

@@ -92,7 +92,9 @@ pub trait Block<W>: Bits {
     fn load(words: &[W]) -> Self;
     /// The lanes that are zero, as bits.
     fn zero_lanes(self) -> u8;
-    /// The lanes whose shape (one in `shapes` for each) is in `avail`, as bits.
+    /// The lanes whose shape (one in `shapes` for each) is in `avail`, as bits. A block
+    /// of more than one lane finds no shape of 64 or more (the padding of a set, shape
+    /// 255); a block of one is never padded.
     fn available(avail: u64, shapes: &[u8]) -> u8;
 }
 

@@ -863,48 +863,40 @@ fn fewest_by_cells<W: Word>(neighbours: &[W], open: W) -> [W; 2] {
     classes
 }
 
-/// The blocks of `list[start..end]`: each block's masks and shapes, and the lanes of it
-/// that lie before `end`. The last block reads past `end` (a list has the entries for
-/// that), and the whole walk is checked against the list's length once, not block by
-/// block. Its closure holds no intrinsic: a closure is compiled without the target
-/// features of the kernel it sits in, and one that called the lanes' made them calls
-/// (the Tetris Cube ten times slower).
+/// The blocks of `list[start..end]`, each block's masks and shapes: `start` and `end`
+/// lie on block boundaries (lowering pads every set to whole blocks, [`List`]), and the
+/// whole walk is checked against the list's length once, not block by block. Its
+/// closure holds no intrinsic: a closure is compiled without the target features of the
+/// kernel it sits in, and one that called the lanes' made them calls (the Tetris Cube ten
+/// times slower).
 #[inline(always)]
 fn blocks<'a, W: Word, I: Isa>(
     list: &'a List<'a, W>,
     start: usize,
     end: usize,
-) -> impl Iterator<Item = (&'a [W], &'a [u8], u8)> {
+) -> impl Iterator<Item = (&'a [W], &'a [u8])> {
     let width = <W::Block<I> as Block<W>>::WIDTH;
-    let whole = (end - start).div_ceil(width) * width;
-    let all = ((1u16 << width) - 1) as u8;
-    let last = match (end - start) % width {
-        0 => all,
-        part => (1u8 << part) - 1,
-    };
-    let mut left = whole / width;
-    list.masks[start..start + whole]
+    debug_assert!(
+        start % width == 0 && end % width == 0,
+        "a set is whole blocks"
+    );
+    list.masks[start..end]
         .chunks_exact(width)
-        .zip(list.shapes[start..start + whole].chunks_exact(width))
-        .map(move |(m, s)| {
-            left -= 1;
-            (m, s, if left == 0 { last } else { all })
-        })
+        .zip(list.shapes[start..end].chunks_exact(width))
 }
 
-/// One block of a list walk (`masks` and `shapes`, of which the lanes `valid` count):
-/// the block's masks, the lanes whose shape is available, and of those the lanes whose
-/// image meets no filled cell of `o` (the occupancy in every lane).
+/// One block of a list walk (`masks` and `shapes`): the block's masks, the lanes whose
+/// shape is available (never a set's padding), and of those the lanes whose image meets
+/// no filled cell of `o` (the occupancy in every lane).
 #[inline(always)]
 fn block<W: Word, I: Isa>(
     masks: &[W],
     shapes: &[u8],
-    valid: u8,
     o: W::Block<I>,
     avail: u64,
 ) -> (W::Block<I>, u8, u8) {
     let m = <W::Block<I> as Block<W>>::load(masks);
-    let available = <W::Block<I> as Block<W>>::available(avail, shapes) & valid;
+    let available = <W::Block<I> as Block<W>>::available(avail, shapes);
     (m, available, available & (o & m).zero_lanes())
 }
 
@@ -915,11 +907,11 @@ fn block<W: Word, I: Isa>(
 fn count_fits<W: Word, I: Isa>(span: Span<'_, W>, occ: W, avail: u64, enough: u32) -> u32 {
     let o = <W::Block<I> as Block<W>>::splat(occ);
     let mut fits = 0;
-    for (masks, shapes, valid) in blocks::<W, I>(span.list, span.start, span.end) {
+    for (masks, shapes) in blocks::<W, I>(span.list, span.start, span.end) {
         if fits >= enough {
             break;
         }
-        fits += block::<W, I>(masks, shapes, valid, o, avail).2.count_ones();
+        fits += block::<W, I>(masks, shapes, o, avail).2.count_ones();
     }
     fits
 }
@@ -988,8 +980,8 @@ impl<W: Word, I: Isa> Walk<'_, W, I> {
         let width = <W::Block<I> as Block<W>>::WIDTH;
         let mut tried = 0;
         let mut fits = 0;
-        for (k, (masks, shapes, valid)) in blocks::<W, I>(self.list, base, stop).enumerate() {
-            let (m, available, fit) = block::<W, I>(masks, shapes, valid, self.o, self.avail);
+        for (k, (masks, shapes)) in blocks::<W, I>(self.list, base, stop).enumerate() {
+            let (m, available, fit) = block::<W, I>(masks, shapes, self.o, self.avail);
             tried += available.count_ones();
             let fit = fit & isolated(self.o | m, self.full, shifts, form).zero_lanes();
             fits |= (fit as u64) << (k * width);

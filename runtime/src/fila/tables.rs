@@ -8,8 +8,9 @@ use super::isa::Isa;
 use super::level::{Level, L63};
 
 /// An image list: image numbers with their occupancy masks and shapes, side by side.
-/// A walk reads `WIDTH` entries at a time from any start below its end, so a list walked
-/// by eight-image blocks has seven entries past the end of its last set.
+/// A walk reads a block of entries at a time (eight for 64-bit words, one for wider
+/// ones), so every set of a list fills whole blocks: lowering pads each with entries
+/// that never fit and whose shape (255) is never available.
 pub struct List<'a, W> {
     pub masks: &'a [W],
     pub images: &'a [u16],
@@ -48,8 +49,8 @@ pub struct SetTable<'a, W> {
     pub set_base: &'a [u32],
     /// Set t's entries are `index[t]..index[t + 1]`.
     pub index: &'a [u32],
-    /// The entries of every set, by shape within a set; walked by blocks of eight, with
-    /// seven entries past the last set.
+    /// The entries of every set, by shape within a set; walked by blocks, each set padded
+    /// to whole blocks ([`List`]).
     pub list: List<'a, W>,
 }
 
