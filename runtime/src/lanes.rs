@@ -58,6 +58,10 @@ mod avx512 {
     }
     #[inline(always)]
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
+        if avail >> 16 == 0 {
+            // Shapes 0 to 15 left: looked up in a table, as in the AVX2 form.
+            return super::avx2::available_below_16(avail, shapes);
+        }
         // `shapes` is eight readable bytes; the load needs no alignment.
         unsafe {
             let s = _mm_loadl_epi64(shapes.as_ptr() as *const _);
@@ -131,27 +135,34 @@ mod avx2 {
     pub fn zero_lanes(a: Repr) -> u8 {
         equal_lanes(a, splat(0))
     }
+    /// [`available`] where no shape past 15 is left: byte k of a table is all ones where
+    /// shape k is available, and the eight shapes look it up at once (`pshufb`); a shape
+    /// of 16 or more, pushed past 127 by the saturating add, finds zero. The table is
+    /// made once a loop (the compiler hoists it, `avail` being the loop's); against the
+    /// shifts of [`available`] the Tetris Cube took 0.88 of the time (`cargo xtask
+    /// bench`; BENCHMARKS.md, session 40). The AVX-512 form uses it too.
+    #[inline(always)]
+    pub fn available_below_16(avail: u64, shapes: &[u8; 8]) -> u8 {
+        // `shapes` is eight readable bytes; the load needs no alignment.
+        unsafe {
+            let spread = _mm_shuffle_epi8(
+                _mm_cvtsi64_si128(avail as i64),
+                _mm_set_epi64x(0x0101_0101_0101_0101, 0),
+            );
+            let bit = _mm_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+            let table = _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);
+            let s = _mm_loadl_epi64(shapes.as_ptr() as *const __m128i);
+            let found = _mm_shuffle_epi8(table, _mm_adds_epu8(s, _mm_set1_epi8(0x70)));
+            _mm_movemask_epi8(found) as u8
+        }
+    }
     #[inline(always)]
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
+        if avail >> 16 == 0 {
+            return available_below_16(avail, shapes);
+        }
         // `shapes` is eight readable bytes; the loads need no alignment.
         unsafe {
-            if avail >> 16 == 0 {
-                // Shapes 0 to 15 left: byte k of `table` is all ones where shape k is
-                // available, and the eight shapes look it up at once (`pshufb`); a shape
-                // of 16 or more, pushed past 127 by the saturating add, finds zero.
-                // The table is made once a loop (the compiler hoists it, `avail` being
-                // the loop's); against the shifts below the Tetris Cube took 0.88 of
-                // the time (`cargo xtask bench`; BENCHMARKS.md, session 40).
-                let spread = _mm_shuffle_epi8(
-                    _mm_cvtsi64_si128(avail as i64),
-                    _mm_set_epi64x(0x0101_0101_0101_0101, 0),
-                );
-                let bit = _mm_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
-                let table = _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);
-                let s = _mm_loadl_epi64(shapes.as_ptr() as *const __m128i);
-                let found = _mm_shuffle_epi8(table, _mm_adds_epu8(s, _mm_set1_epi8(0x70)));
-                return _mm_movemask_epi8(found) as u8;
-            }
             let half = |k: usize| {
                 let four = (shapes.as_ptr().add(4 * k) as *const i32).read_unaligned();
                 let bits = _mm256_srlv_epi64(
