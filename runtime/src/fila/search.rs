@@ -876,8 +876,9 @@ fn blocks<'a, W: Word, I: Isa>(
     end: usize,
 ) -> impl Iterator<Item = (&'a [W], &'a [u8])> {
     let width = <W::Block<I> as Block<W>>::WIDTH;
-    debug_assert!(
-        start % width == 0 && end % width == 0,
+    debug_assert_eq!(
+        (start % width, end % width),
+        (0, 0),
         "a set is whole blocks"
     );
     list.masks[start..end]
