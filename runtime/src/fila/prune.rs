@@ -9,11 +9,10 @@ use super::tables::{lower_first, Fillable, Isolation, Pruning, Shift};
 /// the shift's place: [`lower_first`]), so that the shift needs no test of its way.
 #[inline(always)]
 pub fn neighbours_toward<W: Word, B: Block<W>>(shift: &Shift<W>, lower: bool, bits: B) -> B {
-    // The way known, so is the sign of `by`: no test of it for its size either.
     let moved = if lower {
-        bits << shift.by.wrapping_neg() as u32
+        bits << shift.by.unsigned_abs()
     } else {
-        bits >> shift.by as u32
+        bits >> shift.by.unsigned_abs()
     };
     moved & B::splat(shift.from)
 }
