@@ -31,11 +31,21 @@ pub trait Isa: Copy + Send + Sync + 'static {
     type Lanes: Block<u64>;
     /// The bits of `w` selected by `sel`, packed towards bit 0 (`pext`).
     fn gather(w: u64, sel: u64) -> usize;
-    /// Runs `f` compiled with this instruction set enabled, as a function of its own,
-    /// never inlined: `f` itself is marked `#[inline(always)]` ([`within!`]), so that it
-    /// is compiled inside this entry. (Entries the compiler may inline: its MIR inliner
-    /// inlined each level's entry, a one-line function, into the level above, and with it
-    /// the whole level, level after level; the puzzle crate's build ran out of 24 GiB.)
+    /// Runs `f` compiled with this instruction set enabled, in an entry of its own: `f`
+    /// itself is marked `#[inline(always)]` ([`within!`]), so that it is compiled inside
+    /// this entry. (Entries the compiler may inline: its MIR inliner inlined each level's
+    /// entry, a one-line function, into the level above, and with it the whole level,
+    /// level after level; the puzzle crate's build ran out of 24 GiB.)
+    ///
+    /// The entry is marked `#[inline(never)]`, which keeps rustc's MIR inliner out, but
+    /// rustc (1.95) does not pass it on to LLVM for a function with target features (no
+    /// `noinline` in the IR, checked on a small crate), so LLVM may still inline an entry
+    /// into a caller compiled for the same instruction set. It does so in a generated
+    /// solver, whose levels each take in their E step and fit walk (not the level below:
+    /// too large); in the run-time engine it does not. Keeping every entry apart (through
+    /// a trampoline without target features, marked `#[inline(never)]`) cost the
+    /// generated Tetris Cube 2.67 -> 2.78 s and the 10x6 0.49 -> 0.51 s for 20 runs, and
+    /// `fila solve` nothing (BENCHMARKS.md, session 44).
     ///
     /// # Safety
     /// The processor has the instruction set: the caller was reached through
