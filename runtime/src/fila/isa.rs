@@ -45,7 +45,7 @@ pub trait Isa: Copy + Send + Sync + 'static {
     /// below); in the run-time engine it does not. Keeping every entry apart (through
     /// a trampoline without target features, marked `#[inline(never)]`) cost the
     /// generated Tetris Cube 2.67 -> 2.78 s and the 10x6 0.49 -> 0.51 s for 20 runs, and
-    /// `fila solve` nothing (BENCHMARKS.md, session 44).
+    /// `fila solve` nothing (by hand, 7 runs each; BENCHMARKS.md, session 44).
     ///
     /// # Safety
     /// The processor has the instruction set: the caller was reached through
