@@ -20,6 +20,10 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "parsed once a run; boxing the options would only move them"
+)]
 enum Command {
     /// Solve definition files (standard input when none is named)
     Solve {
@@ -89,7 +93,8 @@ pub fn main(args: Vec<String>) -> i32 {
     // polycube compatibility: no subcommand means `solve`.
     let first = args.get(1).map(String::as_str);
     let is_top_level_flag = matches!(first, Some("-h" | "--help" | "-V" | "--version"));
-    if !first.is_some_and(|a| SUBCOMMANDS.contains(&a)) && !(is_top_level_flag && args.len() == 2) {
+    let named = first.is_some_and(|a| SUBCOMMANDS.contains(&a));
+    if !(named || is_top_level_flag && args.len() == 2) {
         args.insert(1, "solve".to_string());
     }
     let cli = match Cli::try_parse_from(&args) {

@@ -227,69 +227,6 @@ pub fn elements_from(
         .collect()
 }
 
-/// A small puzzle for the tests of the modules that take one.
-#[cfg(test)]
-pub(crate) mod testing {
-    use super::*;
-
-    /// A domino `A` and a monomino `B` in a 3x1x1 box: the domino covers cells 0 and 1
-    /// (image 0) or 1 and 2 (image 1), the monomino one cell (images 2 to 4). The half
-    /// turn maps the box onto itself, so the filter keeps image 0 of `A`. The mirror mode
-    /// is allowed, with the same group; no pruning, and the order of the dancing-links
-    /// engine (none). Tests change what they test.
-    pub fn example() -> PuzzleInfo {
-        let open = |c| Slot::Open(c);
-        let image = |shape, cells: &[u16]| ImageInfo {
-            shape,
-            cells: cells.to_vec(),
-        };
-        let group = elements_from(3, &[0, 1, 2, 2, 1, 0], 2, &[0, 1, 0, 1]);
-        let filtered = FirstInfo {
-            what: "piece A".to_string(),
-            filter: "A".to_string(),
-            images: vec![0],
-            stabilisers: vec![vec![]],
-            full_check: false,
-        };
-        let rotations = SymmetryInfo {
-            name: "rotations".to_string(),
-            group: group.clone(),
-            filtered,
-        };
-        PuzzleInfo {
-            name: "example".to_string(),
-            engine: "test".to_string(),
-            lattice: Lattice::Cubic,
-            dims: [3, 1, 1],
-            one_side: false,
-            grid: vec![open(0), open(1), open(2)],
-            piece_names: vec!["A".to_string(), "B".to_string()],
-            shape_pieces: vec![vec![0], vec![1]],
-            images: vec![
-                image(0, &[0, 1]),
-                image(0, &[1, 2]),
-                image(1, &[0]),
-                image(1, &[1]),
-                image(1, &[2]),
-            ],
-            unfiltered: FirstInfo {
-                what: "piece A".to_string(),
-                filter: "off".to_string(),
-                images: vec![0, 1],
-                stabilisers: vec![vec![], vec![]],
-                full_check: false,
-            },
-            mirror: Ok(SymmetryInfo {
-                name: "rotations+reflections".to_string(),
-                ..rotations.clone()
-            }),
-            rotations,
-            pruning: Pruning::default(),
-            order: None,
-        }
-    }
-}
-
 /// A generated solver's description of its puzzle as constants (a `static INFO` in the
 /// generated file), from which [`StaticInfo::to_info`] builds the [`PuzzleInfo`].
 pub struct StaticInfo {
@@ -384,6 +321,69 @@ impl StaticInfo {
             },
             pruning: self.pruning,
             order: Some(self.order),
+        }
+    }
+}
+
+/// A small puzzle for the tests of the modules that take one.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// A domino `A` and a monomino `B` in a 3x1x1 box: the domino covers cells 0 and 1
+    /// (image 0) or 1 and 2 (image 1), the monomino one cell (images 2 to 4). The half
+    /// turn maps the box onto itself, so the filter keeps image 0 of `A`. The mirror mode
+    /// is allowed, with the same group; no pruning, and the order of the dancing-links
+    /// engine (none). Tests change what they test.
+    pub fn example() -> PuzzleInfo {
+        let open = |c| Slot::Open(c);
+        let image = |shape, cells: &[u16]| ImageInfo {
+            shape,
+            cells: cells.to_vec(),
+        };
+        let group = elements_from(3, &[0, 1, 2, 2, 1, 0], 2, &[0, 1, 0, 1]);
+        let filtered = FirstInfo {
+            what: "piece A".to_string(),
+            filter: "A".to_string(),
+            images: vec![0],
+            stabilisers: vec![vec![]],
+            full_check: false,
+        };
+        let rotations = SymmetryInfo {
+            name: "rotations".to_string(),
+            group: group.clone(),
+            filtered,
+        };
+        PuzzleInfo {
+            name: "example".to_string(),
+            engine: "test".to_string(),
+            lattice: Lattice::Cubic,
+            dims: [3, 1, 1],
+            one_side: false,
+            grid: vec![open(0), open(1), open(2)],
+            piece_names: vec!["A".to_string(), "B".to_string()],
+            shape_pieces: vec![vec![0], vec![1]],
+            images: vec![
+                image(0, &[0, 1]),
+                image(0, &[1, 2]),
+                image(1, &[0]),
+                image(1, &[1]),
+                image(1, &[2]),
+            ],
+            unfiltered: FirstInfo {
+                what: "piece A".to_string(),
+                filter: "off".to_string(),
+                images: vec![0, 1],
+                stabilisers: vec![vec![], vec![]],
+                full_check: false,
+            },
+            mirror: Ok(SymmetryInfo {
+                name: "rotations+reflections".to_string(),
+                ..rotations.clone()
+            }),
+            rotations,
+            pruning: Pruning::default(),
+            order: None,
         }
     }
 }

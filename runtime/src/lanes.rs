@@ -211,21 +211,17 @@ mod array {
     }
     #[inline(always)]
     pub fn zero_lanes(a: Repr) -> u8 {
-        let mut m = 0;
-        for j in 0..8 {
-            m |= ((a[j] == 0) as u8) << j;
-        }
-        m
+        a.iter()
+            .enumerate()
+            .fold(0, |m, (j, &x)| m | ((x == 0) as u8) << j)
     }
     #[inline(always)]
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
-        let mut m = 0;
-        for j in 0..8 {
+        shapes.iter().enumerate().fold(0, |m, (j, &s)| {
             // A shape of 64 or more (a set's padding) is never available.
-            let bit = avail.checked_shr(shapes[j] as u32).unwrap_or(0) & 1;
-            m |= (bit as u8) << j;
-        }
-        m
+            let bit = avail.checked_shr(s as u32).unwrap_or(0) & 1;
+            m | (bit as u8) << j
+        })
     }
 }
 

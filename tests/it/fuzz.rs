@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 #[path = "../../fuzz/src/lib.rs"]
 mod targets;
 
+/// What a fuzz target does with an input.
+type Target = fn(&[u8]);
+
 /// The fuzz targets, by name, with what each does with an input.
-const TARGETS: [(&str, fn(&[u8])); 5] = [
+const TARGETS: [(&str, Target); 5] = [
     ("definition", targets::definition),
     ("checkpoint", targets::checkpoint),
     ("report", targets::report),

@@ -1397,7 +1397,7 @@ fn write_ui_sources() {
         let label = format!("tests/ui/puzzles/{name}.txt");
         let generated = generator::generate_or_error(&label, &read(&puzzle), &config);
         generated
-            .write(&root().join("tests/ui/generated"), &name)
+            .write(&root().join("tests/ui/generated"), name)
             .unwrap_or_else(|e| panic!("cannot write the UI sources: {e}"));
     }
 }

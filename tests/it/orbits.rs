@@ -903,7 +903,7 @@ fn random_mirror_pairs(dims: [i32; 3], seed: u64) -> Spec {
         }
     }
     let rest = volume - pieces.iter().map(Vec::len).sum::<usize>();
-    pieces.extend(std::iter::repeat(vec![[0, 0, 0]]).take(rest));
+    pieces.extend(std::iter::repeat_n(vec![[0, 0, 0]], rest));
     for (k, p) in pieces.iter().enumerate() {
         let cells = write_mobile(&spec, p, &mut rng);
         spec.pieces.push(PieceSpec {

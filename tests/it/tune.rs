@@ -32,7 +32,7 @@ fn tuning_measures_every_setting_and_chooses_one() {
     // (at every level, 0, then off and 0 to 4 swept alike: testing at every level cuts
     // placements here), then parity; its volume filter drops nothing, so it is not tried.
     let measured = log.lines().filter(|l| l.starts_with("  -V=false")).count();
-    assert!(measured >= 3 + 3 + 1, "{measured} measurements:\n{log}");
+    assert!(measured > 3 + 3, "{measured} measurements:\n{log}");
     assert!(!log.contains("-V=true"), "{log}");
     for f_from in [0, 3, 7] {
         assert!(

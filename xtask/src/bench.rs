@@ -434,6 +434,16 @@ struct WordVariant {
     tails: generator::lower::Tails,
 }
 
+/// A puzzle of `--words`: its directory and name, its count of solutions (none where it
+/// is sampled), the options of every run, and its solvers.
+type WordPuzzle<'a> = (
+    &'static str,
+    &'static str,
+    Option<u64>,
+    &'a [&'static str],
+    Vec<WordVariant>,
+);
+
 /// `--words`: what wider words cost, and what handing over to narrower words for the
 /// last cells buys. Each puzzle is built in scratch crates with its recorded options and
 /// several words and tails (`--word-bits`, `--tails`), and the solvers are timed side by
@@ -462,13 +472,7 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
         "--subtrees",
         "20000",
     ];
-    let puzzles: Vec<(
-        &'static str,
-        &'static str,
-        Option<u64>,
-        &[&str],
-        Vec<WordVariant>,
-    )> = vec![
+    let puzzles: Vec<WordPuzzle<'_>> = vec![
         (
             "puzzles",
             "pentomino_10x6",

@@ -198,6 +198,9 @@ fn cell_fn(plan: &CellPlan, ranges: &[(usize, usize)]) -> TokenStream {
     } else {
         let ilsi_terms = plan.open_neighbours.iter().enumerate().map(|(k, n)| {
             let cell = Literal::u32_unsuffixed(n.cell as u32);
+            if k == 0 {
+                return quote! { occ.bit_at(#cell) };
+            }
             let k = Literal::u32_unsuffixed(k as u32);
             quote! { occ.bit_at(#cell) << #k }
         });

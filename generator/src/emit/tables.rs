@@ -144,7 +144,7 @@ fn pruning(ir: &Ir, data: &mut Data, module: &str) -> TokenStream {
         Fillable::Sums(sizes) => {
             let sizes = numbers(sizes.iter().map(|&s| s as usize));
             (
-                quote! { Sums(&SIZES) },
+                quote! { Sums(SIZES) },
                 quote! {
                     /// The size of each shape.
                     const SIZES: &[u32] = &[#sizes];

@@ -34,7 +34,7 @@ impl<const N: usize> Bytes<N> {
     pub const fn slice<T: Plain>(&'static self) -> &'static [T] {
         let size = core::mem::size_of::<T>();
         assert!(
-            N % size == 0,
+            N.is_multiple_of(size),
             "a table's length is a whole number of entries"
         );
         assert!(core::mem::align_of::<T>() <= 16);

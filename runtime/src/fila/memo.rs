@@ -727,7 +727,7 @@ mod tests {
         // Wide slots, any word; and keys of one word (20 bits of code, a window of 36
         // cells), words whose filled cells all fit it.
         grown(None, |k| k * 0x9e37_79b9);
-        grown(Some(20), |k| k * 0x9e37 & (1 << 36) - 1);
+        grown(Some(20), |k| (k * 0x9e37) & ((1 << 36) - 1));
     }
 
     /// Probes `level` [`FIRST_REVIEW`] times, every `every`-th one (after the first) of a

@@ -121,7 +121,7 @@ pub fn volume_ok<W: Word>(
 /// Whether the pieces left can make a region of `size` cells.
 fn fillable(form: &Fillable<'_>, size: u32, avail: u64, copies: &[u8]) -> bool {
     match *form {
-        Fillable::Multiple(piece) => size % piece == 0,
+        Fillable::Multiple(piece) => size.is_multiple_of(piece),
         Fillable::Sums(sizes) => {
             // A region of 128 cells or more is not judged.
             if size >= 128 {

@@ -107,6 +107,10 @@ struct Pending {
 /// What a solver offers the wider solver that hands over to it.
 trait Narrower<W>: Send {
     fn configure(&mut self, settings: Settings);
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node and the search state the narrower solver takes over, each its own part"
+    )]
     fn enter(
         &mut self,
         ctx: &mut Context<'_>,
