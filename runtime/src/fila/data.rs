@@ -10,8 +10,9 @@ compile_error!("generated tables are stored little-endian");
 
 use crate::word::Wide;
 
-/// Bytes aligned for any of the [`Plain`] types.
-#[repr(C, align(16))]
+/// Bytes aligned for any of the [`Plain`] types, and to a cache line: a list's blocks of
+/// eight 64-bit masks (every set starts a block) are then one line each rather than two.
+#[repr(C, align(64))]
 pub struct Bytes<const N: usize>(pub [u8; N]);
 
 /// # Safety
@@ -61,5 +62,13 @@ mod tests {
         assert_eq!(AS_WIDE, &[Wide([1, 0x102])]);
         let as_u128: &[u128] = WORDS.slice();
         assert_eq!(as_u128, &[(0x102u128 << 64) | 1]);
+    }
+
+    #[test]
+    fn tables_start_a_cache_line() {
+        static LONGER: Bytes<24> = Bytes([0; 24]);
+        for start in [WORDS.0.as_ptr(), LONGER.0.as_ptr()] {
+            assert_eq!(start as usize % 64, 0);
+        }
     }
 }
