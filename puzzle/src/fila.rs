@@ -5,6 +5,7 @@
 //! (`runtime::fila`). What generation adds is only that the compiler sees the tables.
 
 use std::any::Any;
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use runtime::fila::{
@@ -132,31 +133,37 @@ impl Store {
         unsafe { &*p }
     }
 
-    /// `v`'s words on the heap until the store is dropped, from the start of a cache
-    /// line: a list's masks, whose blocks of eight 64-bit words (every set starts a
-    /// block) are then one line each rather than two. A generated solver's are
+    /// `words` on the heap until the store is dropped, from the start of a cache line: a
+    /// list's masks, whose blocks of eight 64-bit words (every set starts a block) are
+    /// then one line each rather than two. A generated solver's are
     /// ([`runtime::fila::data::Bytes`]). `fila solve`, one thread, against the
     /// allocator's 16 bytes: the Tetris Cube 3.09 -> 3.00 s, the Bedlam Cube 3.22 ->
     /// 3.13 s (by hand, session 46).
-    fn lines<W: runtime::fila::Word>(&mut self, v: Vec<W>) -> &'static [W] {
-        #[derive(Clone, Copy)]
+    fn lines<W: runtime::fila::Word>(
+        &mut self,
+        words: impl ExactSizeIterator<Item = W>,
+    ) -> &'static [W] {
+        /// A cache line's bytes, written as words.
         #[repr(C, align(64))]
-        struct Line([u8; 64]);
-        let bytes = std::mem::size_of_val(v.as_slice());
-        let mut lines = vec![Line([0; 64]); bytes.div_ceil(64)];
-        // SAFETY: `lines` holds at least `bytes` bytes, and is not `v`.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                v.as_ptr().cast::<u8>(),
-                lines.as_mut_ptr().cast::<u8>(),
-                bytes,
-            );
+        struct Line([MaybeUninit<u8>; 64]);
+        const { assert!(std::mem::align_of::<W>() <= 64) };
+        let n = words.len();
+        let mut lines: Vec<Line> = Vec::with_capacity((n * std::mem::size_of::<W>()).div_ceil(64));
+        let at = lines.as_mut_ptr().cast::<W>();
+        let mut written = 0;
+        for w in words.take(n) {
+            // SAFETY: `lines`' capacity holds `n` words and `written < n`; its start is
+            // aligned to 64, a multiple of a word's alignment (checked above).
+            unsafe { at.add(written).write(w) };
+            written += 1;
         }
+        // SAFETY: the capacity is at least this, and a `Line` is bytes that need no
+        // initialising (`MaybeUninit`).
+        unsafe { lines.set_len(lines.capacity()) };
         let kept = self.slice(lines);
-        // SAFETY: the first `bytes` bytes are `v`'s words (`Copy`), copied whole, in an
-        // allocation aligned to 64 (no less than a word's alignment) that the store keeps
-        // and never writes to.
-        unsafe { std::slice::from_raw_parts(kept.as_ptr().cast::<W>(), v.len()) }
+        // SAFETY: the first `written` words were written above, in an allocation that the
+        // store keeps, never writes to again and never moves.
+        unsafe { std::slice::from_raw_parts(kept.as_ptr().cast::<W>(), written) }
     }
 
     /// `v`'s items on the heap until the store is dropped.
@@ -338,15 +345,15 @@ mod tests {
         let mut store = Store::default();
         for n in [0, 1, 7, 8, 9, 1000] {
             let v: Vec<u64> = (0..n).map(|k| k * 0x0101_0101_0101 + 3).collect();
-            let kept = store.lines(v.clone());
+            let kept = store.lines(v.iter().copied());
             assert_eq!(kept, &v[..]);
             assert_eq!(kept.as_ptr() as usize % 64, 0, "{n} words");
         }
         let wide: Vec<Wide<3>> = (0..5).map(|k| Wide([k, k + 1, u64::MAX - k])).collect();
-        let kept = store.lines(wide.clone());
+        let kept = store.lines(wide.iter().copied());
         assert_eq!(kept, &wide[..]);
         assert_eq!(kept.as_ptr() as usize % 64, 0);
         let narrow: Vec<u128> = (0..3).map(|k| u128::MAX - k).collect();
-        assert_eq!(store.lines(narrow.clone()), &narrow[..]);
+        assert_eq!(store.lines(narrow.iter().copied()), &narrow[..]);
     }
 }

@@ -86,17 +86,16 @@ pub fn e_table(ir: &Ir, e: &EStage) -> SetLayout {
 
 /// The three columns of an image list: each entry's mask (from `masks`, by image),
 /// image number and shape; a [`PAD`] entry's mask is `full`, its image 0 and its shape
-/// [`NEVER`].
-pub fn list<M: Copy>(
+/// [`NEVER`]. The masks come as they are read, for the caller to lay out.
+pub fn list<'a, M: Copy>(
     ir: &Ir,
-    masks: &[M],
+    masks: &'a [M],
     full: M,
-    entries: &[u16],
-) -> (Vec<M>, Vec<u16>, Vec<u8>) {
+    entries: &'a [u16],
+) -> (impl ExactSizeIterator<Item = M> + 'a, Vec<u16>, Vec<u8>) {
     let masks = entries
         .iter()
-        .map(|&i| if i == PAD { full } else { masks[i as usize] })
-        .collect();
+        .map(move |&i| if i == PAD { full } else { masks[i as usize] });
     let numbers = entries
         .iter()
         .map(|&i| if i == PAD { 0 } else { i })

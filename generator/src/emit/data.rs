@@ -171,7 +171,7 @@ impl Data {
             } else {
                 format!("The occupancy masks of the images of {what}.")
             },
-            Values::Words(ir.word, masks_column),
+            Values::Words(ir.word, masks_column.collect()),
         );
         let numbers_table = self.table(
             module,

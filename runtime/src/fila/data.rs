@@ -66,6 +66,15 @@ mod tests {
 
     #[test]
     fn tables_start_a_cache_line() {
+        // The type's alignment, then two statics' starts (which alone could be 64-aligned
+        // by chance).
+        assert_eq!(
+            (
+                std::mem::align_of::<Bytes<1>>(),
+                std::mem::align_of::<Bytes<24>>()
+            ),
+            (64, 64)
+        );
         static LONGER: Bytes<24> = Bytes([0; 24]);
         for start in [WORDS.0.as_ptr(), LONGER.0.as_ptr()] {
             assert_eq!(start as usize % 64, 0);

@@ -231,6 +231,23 @@ impl Kernels {
     }
 }
 
+/// Asks for the cache line holding `at` to be brought into the cache, without waiting
+/// for it: for a read that comes later, from a table larger than the caches. Nothing
+/// where the processor has no such hint.
+#[inline(always)]
+pub fn prefetch<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints at an address; it reads nothing and cannot fault
+    // (and `at` is a live reference anyway).
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((at as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// Calls `$recv.$method::<I>($args)` with `I` the [`Isa`] of the [`Kernels`] `$k` for
 /// kernels over the word `$w` (its [`Word::OnAvx512`](super::bits::Word) where the
 /// kernels are AVX-512): the one way into the kernels' copies. `$k` must be one the

@@ -36,6 +36,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, TryLockError};
 
 use super::bits::Word;
+use super::isa::prefetch;
 use crate::search::RunShare;
 
 /// The first table: 4096 slots.
@@ -473,22 +474,18 @@ impl<W: Word> Memo<W> {
         } else {
             Self::slot(self.bits, Self::limbs(occ), code)
         };
-        let slot = match &self.shared {
-            Some((_, shared)) => shared.slots.get(at).map(|s| s.as_ptr().cast_const()),
-            None => self.slots.get(at).map(|s| s as *const u64),
-        };
-        #[cfg(target_arch = "x86_64")]
-        if let Some(slot) = slot {
-            // SAFETY: a prefetch only hints at an address; it reads nothing and cannot
-            // fault, and this one is in the table anyway.
-            #[allow(unused_unsafe)]
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>());
+        match &self.shared {
+            Some((_, shared)) => {
+                if let Some(slot) = shared.slots.get(at) {
+                    prefetch(slot);
+                }
+            }
+            None => {
+                if let Some(slot) = self.slots.get(at) {
+                    prefetch(slot);
+                }
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
     }
 
     /// Records a dead state (`code` not zero).

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::bits::{Block, Word};
-use super::isa::{dispatch, within, Isa, Kernels};
+use super::isa::{dispatch, prefetch, within, Isa, Kernels};
 use super::level::Level;
 use super::memo::{DeadStates, MEMO_FROM};
 use super::prune::{isolated, neighbours_toward, parity_ok, volume_ok};
@@ -934,22 +934,13 @@ fn block<W: Word, I: Isa>(
 /// cache, without waiting for it.
 #[inline(always)]
 fn prefetch_span<W: Word>(span: Span<'_, W>) {
-    #[cfg(target_arch = "x86_64")]
     if let (Some(m), Some(s)) = (
         span.list.masks.get(span.start),
         span.list.shapes.get(span.start),
     ) {
-        // SAFETY: a prefetch only hints at an address; it reads nothing and cannot fault,
-        // and these are in the list anyway.
-        #[allow(unused_unsafe)]
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>((m as *const W).cast::<i8>());
-            _mm_prefetch::<_MM_HINT_T0>((s as *const u8).cast::<i8>());
-        }
+        prefetch(m);
+        prefetch(s);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = span;
 }
 
 /// The number of images of available shapes in `span` that fit, a block at a time
