@@ -30,7 +30,8 @@
 //!
 //! [`DeadStates`] decides where the table is consulted: from [`MEMO_FROM`] pieces left up,
 //! each level until its probes are found to save less than they cost (weighed from
-//! [`FIRST_REVIEW`] probes on).
+//! [`FIRST_REVIEW`] probes on; before, a level that finds almost nothing is dropped at
+//! its first review).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, TryLockError};
@@ -45,10 +46,11 @@ const FIRST_BITS: u32 = 12;
 /// A level's probes are weighed against what they saved every this many probes.
 const MEMO_REVIEW: u64 = 1 << 16;
 
-/// A level is first weighed after this many probes: at the first [`MEMO_REVIEW`], the
-/// one-sided 15x6 on two threads dropped the levels of 4 and 5 pieces left (their hits
-/// save more as the table fills, and each thread's table had seen half the states), and
-/// made 540 M placements rather than 314 M.
+/// A level is weighed against [`PROBE_WORTH`] from this many probes on: at the first
+/// [`MEMO_REVIEW`], the one-sided 15x6 on two threads once dropped the levels of 4 and 5
+/// pieces left (their hits save more as the table fills, and each thread's table had seen
+/// half the states), and made 540 M placements rather than 314 M. Before it, only
+/// against [`HOPELESS`].
 const FIRST_REVIEW: u64 = 4 * MEMO_REVIEW;
 
 /// A level measures the placements below one in this many of the nodes it searches:
@@ -58,12 +60,23 @@ const MEASURE_EVERY: u64 = 8;
 
 /// A level is dropped when its hits, each worth the placements of the average subtree
 /// searched there, save fewer placements a probe than this. A probe costs about one to
-/// three placements, but what a level saves grows as the table fills (one-sided 18x5, 4
-/// pieces left: 0.48 at the first review, 0.65 at the second, 2.2 over the whole run,
-/// and dropped at the second review it made the run 2.3 s slower), so the bar is low:
-/// it only drops levels that find almost nothing (the Tetris and Bedlam cubes: 0.01 to
-/// 0.15 at 4 to 6 pieces left).
-const PROBE_WORTH: f64 = 0.3;
+/// three placements, but what a level saves grows as the table fills, so the bar is
+/// lower than that. Saved a probe at the reviews (session 47, `fila solve`; the first
+/// review, then the fourth): the one-sided 18x5 at 4 to 7 pieces left 1.15 to 3.23 at
+/// the first; the one-sided 15x6 on two threads, each thread's table, 0.42 to 1.43 at
+/// the first and 0.79 to 2.96 at the fourth; the Tetris Cube 0.05 to 0.21 at 4 to 6
+/// left, then 0.06 to 0.27, and 0.8 to 1.1 at 7; the Bedlam Cube 0.06 to 0.29 at 4 to
+/// 6, then 0.08 to 0.31 (the level of 6 stays near 0.35 over 1.2 M probes), 0.8 to 1.2
+/// at 7; the Kanoodle pyramid 0.15 to 0.42 at 4 to 6, then 0.21 to 0.40. The bar of 0.3
+/// kept the Bedlam Cube's level of 6 and 0.5 drops it; `--memo off` took `fila solve`
+/// on the Bedlam Cube 3.18 -> 3.02 s and on the Tetris Cube 2.93 -> 2.85 s, the
+/// generated Tetris Cube 2.55 -> 2.48 s (7 runs each).
+const PROBE_WORTH: f64 = 0.5;
+
+/// Before [`FIRST_REVIEW`], a level is dropped at a review only when it saves fewer
+/// placements a probe than this: levels that find almost nothing (the cubes' 4 and 5
+/// pieces left, 0.05 to 0.09 at the first review) stop at the first.
+const HOPELESS: f64 = 0.15;
 
 /// States are kept while at least this many pieces are left: below, a subtree costs
 /// less than looking it up (one-sided 18x5, pieces left from 3, 4 or 6: 12.4, 12.3,
@@ -157,18 +170,23 @@ impl<W: Word> DeadStates<W> {
     }
 
     /// Looks a node with `left` pieces left up: true when it is dead. Every
-    /// [`MEMO_REVIEW`] probes, the level is dropped unless it [`pays`](DeadStates::pays).
+    /// [`MEMO_REVIEW`] probes, the level is dropped unless it [`pays`](DeadStates::pays)
+    /// [`PROBE_WORTH`] ([`HOPELESS`] before [`FIRST_REVIEW`]).
     #[inline(always)]
     pub fn probe(&mut self, left: usize, occ: W, code: u64) -> bool {
         let level = left & 63;
         let dead = self.table.dead(occ, code);
         self.probes[level] += 1;
         self.hits[level] += u64::from(dead);
-        if self.probes[level].is_multiple_of(MEMO_REVIEW)
-            && self.probes[level] >= FIRST_REVIEW
-            && !self.pays(level)
-        {
-            self.levels &= !(1 << level);
+        if self.probes[level].is_multiple_of(MEMO_REVIEW) {
+            let bar = if self.probes[level] >= FIRST_REVIEW {
+                PROBE_WORTH
+            } else {
+                HOPELESS
+            };
+            if !self.pays(level, bar) {
+                self.levels &= !(1 << level);
+            }
         }
         dead
     }
@@ -217,12 +235,12 @@ impl<W: Word> DeadStates<W> {
         self.probes[left & 63]
     }
 
-    /// Whether the table has saved, at `level`, more placements than its probes cost:
-    /// each hit as many as the average subtree measured at that level.
-    fn pays(&self, level: usize) -> bool {
+    /// Whether the table has saved, at `level`, at least `bar` placements a probe: each
+    /// hit as many as the average subtree measured at that level.
+    fn pays(&self, level: usize, bar: f64) -> bool {
         let measured = self.measured[level].max(1) as f64;
         let saved = self.hits[level] as f64 * self.below[level] as f64 / measured;
-        saved >= self.probes[level] as f64 * PROBE_WORTH
+        saved >= self.probes[level] as f64 * bar
     }
 }
 
@@ -729,8 +747,8 @@ mod tests {
 
     /// Probes `level` [`FIRST_REVIEW`] times, every `every`-th one (after the first) of a
     /// state found dead by the first; each searched one made 10 placements. Whether the
-    /// level is consulted before the last probe (so not dropped at the reviews before the
-    /// first, every [`MEMO_REVIEW`] probes) and after it.
+    /// level is consulted before the last probe (so not dropped at an earlier review, one
+    /// every [`MEMO_REVIEW`] probes) and after it.
     fn review(dead: &mut DeadStates<u64>, level: usize, every: u64) -> (bool, bool) {
         let stored = 1 << 40 | level as u64;
         let mut before = false;
@@ -756,16 +774,19 @@ mod tests {
     fn a_level_whose_probes_save_little_stops_probing_at_its_review() {
         let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, None).unwrap();
         assert!(!dead.consulted(MEMO_FROM - 1));
-        // Nothing found: no placement saved.
-        assert_eq!(review(&mut dead, 5, u64::MAX), (true, false));
-        // A hit every 50 probes saves 10 placements: 0.2 a probe, below the bar.
-        assert_eq!(review(&mut dead, 6, 50), (true, false));
-        // Every 20: 0.5 a probe, kept; and every other probe, 5 a probe.
-        assert_eq!(review(&mut dead, 7, 20), (true, true));
-        assert_eq!(review(&mut dead, 8, 2), (true, true));
+        // Nothing found, no placement saved: dropped at the first review.
+        assert_eq!(review(&mut dead, 5, u64::MAX), (false, false));
+        // A hit every 100 probes saves 10 placements: 0.1 a probe, also below what the
+        // first review asks.
+        assert_eq!(review(&mut dead, 6, 100), (false, false));
+        // Every 40: 0.25 a probe, enough for the first reviews, not for the bar.
+        assert_eq!(review(&mut dead, 7, 40), (true, false));
+        // Every 10: 1 a probe, kept; and every other probe, 5 a probe.
+        assert_eq!(review(&mut dead, 8, 10), (true, true));
+        assert_eq!(review(&mut dead, 9, 2), (true, true));
         // Each level is judged by its own probes alone.
-        assert!(!dead.consulted(5) && !dead.consulted(6));
-        assert!(dead.consulted(MEMO_FROM) && dead.consulted(9));
+        assert!(!dead.consulted(5) && !dead.consulted(6) && !dead.consulted(7));
+        assert!(dead.consulted(MEMO_FROM) && dead.consulted(10));
     }
 
     #[test]
