@@ -63,8 +63,8 @@ const MEASURE_EVERY: u64 = 8;
 /// three placements, but what a level saves grows as the table fills, so the bar is
 /// lower than that. Saved a probe at the reviews (session 47, `fila solve`; the first
 /// review, then the fourth): the one-sided 18x5 at 4 to 7 pieces left 1.15 to 3.23 at
-/// the first; the one-sided 15x6 on two threads, each thread's table, 0.42 to 1.43 at
-/// the first and 0.79 to 2.96 at the fourth; the Tetris Cube 0.05 to 0.21 at 4 to 6
+/// the first; the one-sided 15x6 on two threads, each thread's table, 0.42 to 1.38 at 4
+/// to 6 left at the first and 0.79 to 1.97 at the fourth; the Tetris Cube 0.05 to 0.21 at 4 to 6
 /// left, then 0.06 to 0.27, and 0.8 to 1.1 at 7; the Bedlam Cube 0.06 to 0.29 at 4 to
 /// 6, then 0.08 to 0.31 (the level of 6 stays near 0.35 over 1.2 M probes), 0.8 to 1.2
 /// at 7; the Kanoodle pyramid 0.15 to 0.42 at 4 to 6, then 0.21 to 0.40. The bar of 0.3
