@@ -607,7 +607,7 @@ impl<T: Tables> State<T> {
         let open = !occ & t.full();
         let classes = fewest_open_neighbours(t, open);
         let mut best_fits = u32::MAX;
-        let mut best_set = 0;
+        let mut best = None;
         'classes: for (k, &class) in classes.iter().enumerate() {
             if k > 0 && best_fits <= WIDEN_ABOVE {
                 break;
@@ -616,21 +616,21 @@ impl<T: Tables> State<T> {
             if candidates == T::Word::ZERO {
                 continue;
             }
-            let mut next = e.set::<I>(candidates.trailing_zeros() as usize, occ);
+            let mut next = e.span(e.set::<I>(candidates.trailing_zeros() as usize, occ));
             candidates = candidates.clear_lowest();
             loop {
-                let set = next;
+                let span = next;
                 let more = candidates != T::Word::ZERO;
                 if more {
                     // The next candidate's set, on its way while this one is counted.
-                    next = e.set::<I>(candidates.trailing_zeros() as usize, occ);
+                    next = e.span(e.set::<I>(candidates.trailing_zeros() as usize, occ));
                     candidates = candidates.clear_lowest();
-                    prefetch_span(e.span(next));
+                    prefetch_span(next);
                 }
-                let fits = count_fits::<T::Word, I>(e.span(set), occ, avail, best_fits);
+                let fits = count_fits::<T::Word, I>(span, occ, avail, best_fits);
                 if fits < best_fits {
                     best_fits = fits;
-                    best_set = set;
+                    best = Some(span);
                     // No fit: a dead end. One fit: a forced move, as good as any.
                     if fits <= 1 {
                         if fits == 0 {
@@ -644,7 +644,9 @@ impl<T: Tables> State<T> {
                 }
             }
         }
-        self.try_span::<L, I>(t, ctx, occ, avail, e.span(best_set));
+        if let Some(span) = best {
+            self.try_span::<L, I>(t, ctx, occ, avail, span);
+        }
     }
 
     /// Tries the images of `span` whose shape is available: the fits of a block of

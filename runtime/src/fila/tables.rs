@@ -18,6 +18,7 @@ pub struct List<'a, W> {
 }
 
 /// Part of a list: the entries `start..end` of `list`.
+#[derive(Clone, Copy)]
 pub struct Span<'a, W> {
     pub list: &'a List<'a, W>,
     pub start: usize,
