@@ -288,6 +288,29 @@ impl<'a> Context<'a> {
         self.shared.plan.memo
     }
 
+    /// Whether the run asks only for the number of solutions: nothing listed, drawn or
+    /// stopped at, and every solution [`Context::report`] takes counted as unique (under
+    /// the redundancy filter, without `-g`). Then a node whose search passed every
+    /// symmetry check has as many solutions wherever it is reached, and the table of dead
+    /// states may keep their count ([`Context::counted`]).
+    pub fn counts_only(&self) -> bool {
+        let shared = self.shared;
+        shared.quiet
+            && shared.limit.is_none()
+            && !shared.drawn
+            && !shared.unique_only
+            && !shared.plan.unfiltered
+            && !self.goal
+    }
+
+    /// Takes `n` solutions without their placements, where [`Context::counts_only`]: those
+    /// of a node found again whose completions the table of dead states had counted.
+    pub fn counted(&mut self, n: u64) {
+        debug_assert!(self.counts_only());
+        self.solutions += n;
+        self.unique += n;
+    }
+
     /// Nodes with this many pieces left are cut off (handed to [`Context::cut`]); zero
     /// means search to the end.
     pub fn floor(&self) -> usize {

@@ -28,6 +28,17 @@
 //! share ([`RunShare`], [`Shared`]), which grows in the same way up to the threads'
 //! sizes together: a state one thread finds dead is then dead for all.
 //!
+//! Where a run asks only for the number of solutions (`-q`, nothing drawn, no limit,
+//! under the redundancy filter), a table of one-word keys keeps beside each key the
+//! number of the state's completions, counted where the search of its node went to the
+//! end past every symmetry check (`State::settle`): a dead state is one whose count is
+//! zero, and a live one found again adds its count without its search. Its slots take
+//! twice the memory. Against the table without counts (session 49, by hand): the
+//! one-sided 18x5 on one thread 3.97 -> 3.59 s (55.4 -> 41.9 M placements), the 15x6 on
+//! two 11.21 -> 10.65 s; the 10x9 the same. The cubes' states are rarely reached twice
+//! with solutions (under 1 % fewer placements with a table that forgets nothing), and
+//! their tables (wide keys, for the E heuristic) keep no counts.
+//!
 //! [`DeadStates`] decides where the table is consulted: from [`MEMO_FROM`] pieces left up,
 //! each level until its probes are found to save less than they cost (weighed from
 //! [`FIRST_REVIEW`] probes on; before, a level that finds almost nothing is dropped at
@@ -35,6 +46,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, TryLockError};
+
+use portable_atomic::AtomicU128;
 
 use super::bits::Word;
 use super::isa::prefetch;
@@ -78,6 +91,13 @@ const PROBE_WORTH: f64 = 0.5;
 /// pieces left, 0.05 to 0.09 at the first review) stop at the first.
 const HOPELESS: f64 = 0.15;
 
+/// A table that keeps counts stores a state with solutions only while at least this many
+/// pieces are left: below, its subtree (on the one-sided 18x5, some six placements at 4
+/// pieces left) is worth less than the dead state its slot may hold. One thread, counts
+/// from 4, 5 and 6 pieces left: the one-sided 18x5 3.60, 3.25 and 3.17 s (41.3, 41.9 and
+/// 43.4 M placements; 3.58 s and 55.4 M without counts), the 15x6 21.6, 20.2 and 21.5 s.
+const COUNT_FROM: usize = 5;
+
 /// States are kept while at least this many pieces are left: below, a subtree costs
 /// less than looking it up (one-sided 18x5, pieces left from 3, 4 or 6: 12.4, 12.3,
 /// 11.9 s, with 83, 87 and 163 M placements).
@@ -87,8 +107,10 @@ pub const MEMO_FROM: usize = 4;
 /// the levels (pieces left) that consult it.
 pub struct DeadStates<W: Word> {
     table: Memo<W>,
-    /// Whether it was made for keys of one word ([`DeadStates::new`]).
+    /// Whether it was made for keys of one word, and asked to keep counts
+    /// ([`DeadStates::new`]).
     one_word: bool,
+    counts_asked: bool,
     /// The code of each shape's copies in the key of a state: the pieces left are
     /// `sum(copies[s] * weights[s])`, a number in mixed radix. With one copy of each
     /// shape the code is the solver's `avail`.
@@ -113,16 +135,24 @@ impl<W: Word> DeadStates<W> {
     }
 
     /// A table of at most `bytes` for pieces with these copies of each shape, with keys
-    /// of `one_word` where the code of the pieces left leaves room ([`Memo::new`]),
+    /// of `one_word` where the code of the pieces left leaves room ([`Memo::new`]), and
+    /// beside them the count of each state's completions where `counts` asks for them,
     /// moving to the run's table of `share` once grown ([`Memo::grow`]);
     /// `None` where none is [`possible`](DeadStates::possible) or `bytes` is too few.
-    pub fn new(bytes: u64, copies: &[u8], one_word: bool, share: Option<Joined>) -> Option<Self> {
+    pub fn new(
+        bytes: u64,
+        copies: &[u8],
+        one_word: bool,
+        counts: bool,
+        share: Option<Joined>,
+    ) -> Option<Self> {
         let (weights, codes) = weights(copies)?;
         let code_bits = one_word.then(|| 64 - (codes - 1).leading_zeros());
         Some(DeadStates {
             weights,
-            table: Memo::new(bytes, code_bits, share)?,
+            table: Memo::new(bytes, code_bits, counts, share)?,
             one_word,
+            counts_asked: counts,
             levels: !0 << MEMO_FROM,
             probes: [0; 64],
             hits: [0; 64],
@@ -140,6 +170,12 @@ impl<W: Word> DeadStates<W> {
     /// the code of the pieces left leaves no room, its keys are wide all the same).
     pub fn one_word(&self) -> bool {
         self.one_word
+    }
+
+    /// Whether it was asked to keep the count of each state's completions, as
+    /// [`DeadStates::new`] was (it keeps them only with keys of one word).
+    pub fn counts_asked(&self) -> bool {
+        self.counts_asked
     }
 
     /// Whether nodes with `left` pieces left consult the table.
@@ -169,15 +205,20 @@ impl<W: Word> DeadStates<W> {
         self.weights[s & 63]
     }
 
-    /// Looks a node with `left` pieces left up: true when it is dead. Every
-    /// [`MEMO_REVIEW`] probes, the level is dropped unless it [`pays`](DeadStates::pays)
-    /// [`PROBE_WORTH`] ([`HOPELESS`] before [`FIRST_REVIEW`]).
+    /// Looks a node with `left` pieces left up: its completions where it is known (zero:
+    /// dead), a count above zero only where the node is `judged` (past every symmetry
+    /// check, so that all of them are solutions here too). Every [`MEMO_REVIEW`] probes,
+    /// the level is dropped unless it [`pays`](DeadStates::pays) [`PROBE_WORTH`]
+    /// ([`HOPELESS`] before [`FIRST_REVIEW`]).
     #[inline(always)]
-    pub fn probe(&mut self, left: usize, occ: W, code: u64) -> bool {
+    pub fn probe(&mut self, left: usize, occ: W, code: u64, judged: bool) -> Option<u64> {
         let level = left & 63;
-        let dead = self.table.dead(occ, code);
+        let found = self
+            .table
+            .find(occ, code)
+            .filter(|&count| count == 0 || judged);
         self.probes[level] += 1;
-        self.hits[level] += u64::from(dead);
+        self.hits[level] += u64::from(found.is_some());
         if self.probes[level].is_multiple_of(MEMO_REVIEW) {
             let bar = if self.probes[level] >= FIRST_REVIEW {
                 PROBE_WORTH
@@ -188,7 +229,7 @@ impl<W: Word> DeadStates<W> {
                 self.levels &= !(1 << level);
             }
         }
-        dead
+        found
     }
 
     /// Asks the processor to bring the slot of a state into its cache, ahead of its
@@ -207,10 +248,11 @@ impl<W: Word> DeadStates<W> {
         (self.probes[level] - self.hits[level]) % MEASURE_EVERY == 1
     }
 
-    /// After the search of a node that [`probe`](DeadStates::probe) did not find dead:
-    /// the placements made below it where [measured](DeadStates::measures), and whether
-    /// it is now known dead (searched whole without a solution, where no symmetry check
-    /// could have cut one short).
+    /// After the search of a node that [`probe`](DeadStates::probe) did not know: the
+    /// placements made below it where [measured](DeadStates::measures), and its
+    /// completions where they are now known (zero: searched whole without a solution,
+    /// where no symmetry check could have cut one short), to be stored where the table
+    /// keeps them (a count above zero only where it [`counts`](DeadStates::counts)).
     #[inline(always)]
     pub fn searched(
         &mut self,
@@ -218,14 +260,18 @@ impl<W: Word> DeadStates<W> {
         occ: W,
         code: u64,
         placements: Option<u64>,
-        dead: bool,
+        completions: Option<u64>,
     ) {
         if let Some(placements) = placements {
             self.measured[left & 63] += 1;
             self.below[left & 63] += placements;
         }
-        if dead {
-            self.table.store(occ, code);
+        match completions {
+            Some(0) => self.table.store(occ, code, 0),
+            Some(count) if self.table.counts && left >= COUNT_FROM => {
+                self.table.store(occ, code, count)
+            }
+            _ => {}
         }
     }
 
@@ -280,66 +326,128 @@ const FLUSH: u64 = 1 << 10;
 /// The table of dead states of one word, shared by a run's threads ([`RunShare`]): the
 /// one they store in now, replaced by one four times larger, its states moved over, each
 /// time it has taken as many states as it holds, as a thread's own table grows
-/// ([`Memo::grow`]). A slot is one key ([`Memo::key`]), read and written whole, so that a
-/// thread never sees a state half written by another; a state stored by one is dead for
-/// all, since whether a state has a completion does not depend on the path to it.
+/// ([`Memo::grow`]). A slot is one key ([`Memo::key`]), or a key and its count in one
+/// 128-bit word, read and written whole, so that a thread never sees a state half written
+/// by another; a state stored by one is known to all, since whether a state has a
+/// completion, and how many, does not depend on the path to it.
 struct Shared {
     current: Mutex<Arc<SharedTable>>,
 }
 
-/// One size of a [`Shared`] table: its slots, and the states stored in it as the threads
-/// have counted them so far ([`FLUSH`]).
+/// One size of a [`Shared`] table: its slots (`keys`, or `pairs` where the table keeps
+/// counts; the other is empty), and the states stored in it as the threads have counted
+/// them so far ([`FLUSH`]).
 struct SharedTable {
-    slots: Vec<AtomicU64>,
+    keys: Vec<AtomicU64>,
+    pairs: Vec<AtomicU128>,
     stored: AtomicU64,
 }
 
 impl SharedTable {
-    fn new(bits: u32) -> Arc<SharedTable> {
+    fn new(bits: u32, counts: bool) -> Arc<SharedTable> {
+        let (keys, pairs) = if counts {
+            (Vec::new(), zeroed_atomic(1 << bits))
+        } else {
+            (zeroed_atomic(1 << bits), Vec::new())
+        };
         Arc::new(SharedTable {
-            slots: zeroed_atomic(1 << bits),
+            keys,
+            pairs,
             stored: AtomicU64::new(0),
         })
     }
 
-    /// The slots' number, as a power of two.
-    fn bits(&self) -> u32 {
-        self.slots.len().ilog2()
+    /// The slots' number.
+    fn len(&self) -> usize {
+        self.keys.len().max(self.pairs.len())
     }
 
-    /// Stores `keys` (one-word keys, zero for none) in their slots; counted as stored.
-    fn take(&self, keys: impl Iterator<Item = u64>) {
+    /// The slots' number, as a power of two.
+    fn bits(&self) -> u32 {
+        self.len().ilog2()
+    }
+
+    /// The key in slot `at` (zero for none), and its count.
+    #[inline(always)]
+    fn get(&self, at: usize) -> (u64, u64) {
+        if self.pairs.is_empty() {
+            (self.keys[at].load(Relaxed), 0)
+        } else {
+            let pair = self.pairs[at].load(Relaxed);
+            (pair as u64, (pair >> 64) as u64)
+        }
+    }
+
+    /// Stores `key` and its `count` in slot `at`.
+    #[inline(always)]
+    fn put(&self, at: usize, key: u64, count: u64) {
+        if self.pairs.is_empty() {
+            self.keys[at].store(key, Relaxed);
+        } else {
+            self.pairs[at].store(u128::from(count) << 64 | u128::from(key), Relaxed);
+        }
+    }
+
+    /// Asks for slot `at` in the cache, if it is one of the table's.
+    #[inline(always)]
+    fn prefetch(&self, at: usize) {
+        if self.pairs.is_empty() {
+            if let Some(slot) = self.keys.get(at) {
+                prefetch(slot);
+            }
+        } else if let Some(slot) = self.pairs.get(at) {
+            prefetch(slot);
+        }
+    }
+
+    /// Stores `states` (one-word keys, zero for none, and their counts) in their slots;
+    /// counted as stored.
+    fn take(&self, states: impl Iterator<Item = (u64, u64)>) {
         let bits = self.bits();
         let mut taken = 0;
-        for key in keys.filter(|&key| key != 0) {
-            self.slots[key_slot(bits, key)].store(key, Relaxed);
+        for (key, count) in states.filter(|&(key, _)| key != 0) {
+            self.put(key_slot(bits, key), key, count);
             taken += 1;
         }
         self.stored.fetch_add(taken, Relaxed);
     }
+
+    /// Every slot's key and count.
+    fn states(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        (0..self.len()).map(|at| self.get(at))
+    }
 }
+
+/// An atomic integer, whose bits all zero are a valid value (zero).
+///
+/// # Safety
+/// Only for types of which that is true.
+unsafe trait ZeroAtomic {}
+// SAFETY: both have the size and bits of their integer, and zero is a value of it.
+unsafe impl ZeroAtomic for AtomicU64 {}
+// SAFETY: as above.
+unsafe impl ZeroAtomic for AtomicU128 {}
 
 /// `n` atomic words, zero, as [`zeroed`]'s are (untouched, on huge pages where large):
 /// made one by one, the shared table of the one-sided 15x6 (1 GiB) would be written
 /// whole before its first state.
-fn zeroed_atomic(n: usize) -> Vec<AtomicU64> {
-    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("a table within memory");
+fn zeroed_atomic<A: ZeroAtomic>(n: usize) -> Vec<A> {
+    let layout = std::alloc::Layout::array::<A>(n).expect("a table within memory");
     if layout.size() == 0 {
         return Vec::new();
     }
     // SAFETY: the layout is not empty; the memory, from the global allocator with the
-    // layout of `n` atomic words, is zero, a valid `AtomicU64` (whose size and bits are
-    // those of `u64`); and the vector, of capacity `n` and length `n`, owns it and frees
-    // it with the same layout.
+    // layout of `n` atomic words, is zero, a valid `A` ([`ZeroAtomic`]); and the vector,
+    // of capacity `n` and length `n`, owns it and frees it with the same layout.
     let words = unsafe {
-        let words = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+        let words = std::alloc::alloc_zeroed(layout).cast::<A>();
         if words.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
         Vec::from_raw_parts(words, n, n)
     };
-    if n * 8 >= HUGE_FROM {
-        huge_pages(words.as_ptr() as usize, n * 8);
+    if layout.size() >= HUGE_FROM {
+        huge_pages(words.as_ptr() as usize, layout.size());
     }
     words
 }
@@ -361,11 +469,15 @@ pub struct Memo<W: Word> {
     /// Once moved, the run's table and the size of it stored in, and `slots` is empty.
     shared: Option<(Arc<Shared>, Arc<SharedTable>)>,
     /// [`Memo::stride`] words a slot. With keys of one word ([`Memo::key`]) the key,
-    /// never zero; else the pieces left (their code, never zero in a stored state: zero
-    /// marks an empty slot), then the occupancy's 64-bit limbs.
+    /// never zero, then its count where the table keeps counts; else the pieces left
+    /// (their code, never zero in a stored state: zero marks an empty slot), then the
+    /// occupancy's 64-bit limbs.
     slots: Vec<u64>,
     /// The cells of a one-word key's window; 0 for wide slots.
     window: u32,
+    /// Whether each key has the count of the state's completions beside it (keys of one
+    /// word only): else every state stored is dead.
+    counts: bool,
     bits: u32,
     /// The table grows no further than this many slots (a power of two).
     most_bits: u32,
@@ -387,15 +499,22 @@ impl<W: Word> Memo<W> {
 
     /// A table that grows to at most `bytes`: with keys of one word ([`Memo::key`])
     /// where they are asked for, with codes of the pieces left of `code_bits` bits, and
-    /// these leave a window of [`LEAST_WINDOW`] cells or more; else wide slots (none when
-    /// `bytes` is less than the first table, or the word is wider than 128 bits). A table
-    /// of one-word keys moves to the run's of `share` once grown ([`Memo::grow`]).
-    pub fn new(bytes: u64, code_bits: Option<u32>, share: Option<Joined>) -> Option<Self> {
+    /// these leave a window of [`LEAST_WINDOW`] cells or more, and their counts beside
+    /// them where `counts` asks for them; else wide slots (none when `bytes` is less than
+    /// the first table, or the word is wider than 128 bits). A table of one-word keys
+    /// moves to the run's of `share` once grown ([`Memo::grow`]).
+    pub fn new(
+        bytes: u64,
+        code_bits: Option<u32>,
+        counts: bool,
+        share: Option<Joined>,
+    ) -> Option<Self> {
         let window = code_bits
             .map(|bits| (64 - CELL_BITS).saturating_sub(bits))
             .filter(|&window| window >= LEAST_WINDOW)
             .unwrap_or(0);
-        let stride = if window != 0 { 1 } else { Self::WIDE };
+        let counts = counts && window != 0;
+        let stride = Self::stride_of(window, counts);
         let slots = bytes / (stride * 8) as u64;
         if !Self::KEYS || slots < 1 << FIRST_BITS {
             return None;
@@ -405,6 +524,7 @@ impl<W: Word> Memo<W> {
             shared: None,
             slots: zeroed(stride << FIRST_BITS),
             window,
+            counts,
             bits: FIRST_BITS,
             most_bits: slots.ilog2(),
             stored: 0,
@@ -423,12 +543,17 @@ impl<W: Word> Memo<W> {
         ((self.stride() * 8) as u64) << self.most_bits
     }
 
-    /// The words of a slot: 1 with keys of one word, else [`Memo::WIDE`].
+    /// The words of a slot: with keys of one word 1, or 2 with their counts; else
+    /// [`Memo::WIDE`].
     fn stride(&self) -> usize {
-        if self.window != 0 {
-            1
-        } else {
-            Self::WIDE
+        Self::stride_of(self.window, self.counts)
+    }
+
+    fn stride_of(window: u32, counts: bool) -> usize {
+        match (window, counts) {
+            (0, _) => Self::WIDE,
+            (_, false) => 1,
+            (_, true) => 2,
         }
     }
 
@@ -462,23 +587,33 @@ impl<W: Word> Memo<W> {
         (h >> (64 - bits)) as usize * Self::WIDE
     }
 
-    /// Whether the state (`occ` filled, `code` the pieces left) is known to be dead.
+    /// The completions of the state (`occ` filled, `code` the pieces left), where it is
+    /// stored: zero if it is dead (and in a table without counts, every state stored is).
     #[inline(always)]
-    pub fn dead(&self, occ: W, code: u64) -> bool {
+    pub fn find(&self, occ: W, code: u64) -> Option<u64> {
+        if code == 0 {
+            return None;
+        }
         if self.window != 0 {
-            return self.key(occ, code).is_some_and(|key| {
-                let at = key_slot(self.bits, key);
-                code != 0
-                    && match &self.shared {
-                        Some((_, shared)) => shared.slots[at].load(Relaxed) == key,
-                        None => self.slots[at] == key,
-                    }
-            });
+            let key = self.key(occ, code)?;
+            let at = key_slot(self.bits, key);
+            let (stored, count) = match &self.shared {
+                Some((_, shared)) => shared.get(at),
+                None if self.counts => (self.slots[2 * at], self.slots[2 * at + 1]),
+                None => (self.slots[at], 0),
+            };
+            return (stored == key).then_some(count);
         }
         let limbs = Self::limbs(occ);
         let at = Self::slot(self.bits, limbs, code);
         let s = &self.slots[at..at + Self::WIDE];
-        s[0] == code && code != 0 && s[1..] == limbs[..Self::LIMBS]
+        (s[0] == code && s[1..] == limbs[..Self::LIMBS]).then_some(0)
+    }
+
+    /// Whether the state is known to be dead.
+    #[cfg(test)]
+    fn dead(&self, occ: W, code: u64) -> bool {
+        self.find(occ, code) == Some(0)
     }
 
     /// [`DeadStates::prefetch`].
@@ -493,12 +628,9 @@ impl<W: Word> Memo<W> {
             Self::slot(self.bits, Self::limbs(occ), code)
         };
         match &self.shared {
-            Some((_, shared)) => {
-                if let Some(slot) = shared.slots.get(at) {
-                    prefetch(slot);
-                }
-            }
+            Some((_, shared)) => shared.prefetch(at),
             None => {
+                let at = if self.counts { 2 * at } else { at };
                 if let Some(slot) = self.slots.get(at) {
                     prefetch(slot);
                 }
@@ -506,10 +638,11 @@ impl<W: Word> Memo<W> {
         }
     }
 
-    /// Records a dead state (`code` not zero).
+    /// Records a state (`code` not zero) and its completions: zero for a dead state, the
+    /// only kind a table without counts takes.
     #[inline(always)]
-    pub fn store(&mut self, occ: W, code: u64) {
-        debug_assert!(code != 0);
+    pub fn store(&mut self, occ: W, code: u64, count: u64) {
+        debug_assert!(code != 0 && (count == 0 || self.counts));
         if self.window != 0 {
             let Some(key) = self.key(occ, code) else {
                 return;
@@ -517,12 +650,16 @@ impl<W: Word> Memo<W> {
             let at = key_slot(self.bits, key);
             match &self.shared {
                 Some((_, shared)) => {
-                    shared.slots[at].store(key, Relaxed);
+                    shared.put(at, key, count);
                     self.stored += 1;
                     if self.stored.is_multiple_of(FLUSH as usize) {
                         self.flush();
                     }
                     return;
+                }
+                None if self.counts => {
+                    self.slots[2 * at] = key;
+                    self.slots[2 * at + 1] = count;
                 }
                 None => self.slots[at] = key,
             }
@@ -547,14 +684,19 @@ impl<W: Word> Memo<W> {
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
         if let Some((run, first_cell)) = self.share.take() {
-            if (8u64 << bits) > SHARE_FROM {
+            if ((self.stride() * 8) as u64) << bits > SHARE_FROM {
                 let threads = run.threads().ilog2();
                 let start = || Shared {
-                    current: Mutex::new(SharedTable::new(bits + threads)),
+                    current: Mutex::new(SharedTable::new(bits + threads, self.counts)),
                 };
                 if let Some(shared) = run.table(first_cell, start) {
                     let table = Arc::clone(&lock(&shared.current));
-                    table.take(std::mem::take(&mut self.slots).into_iter());
+                    let slots = std::mem::take(&mut self.slots);
+                    if self.counts {
+                        table.take(slots.chunks_exact(2).map(|s| (s[0], s[1])));
+                    } else {
+                        table.take(slots.into_iter().map(|key| (key, 0)));
+                    }
                     self.bits = table.bits();
                     self.most_bits += threads;
                     self.stored = 0;
@@ -568,7 +710,7 @@ impl<W: Word> Memo<W> {
         let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
         for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
             let at = if self.window != 0 {
-                key_slot(bits, s[0])
+                key_slot(bits, s[0]) * stride
             } else {
                 let mut limbs = [0; 2];
                 limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
@@ -591,7 +733,7 @@ impl<W: Word> Memo<W> {
             return;
         };
         let stored = table.stored.fetch_add(FLUSH, Relaxed) + FLUSH;
-        let full = stored >= table.slots.len() as u64 && self.bits < self.most_bits;
+        let full = stored >= table.len() as u64 && self.bits < self.most_bits;
         let current = match shared.current.try_lock() {
             Ok(current) => Some(current),
             Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
@@ -602,8 +744,8 @@ impl<W: Word> Memo<W> {
             return;
         };
         if full && Arc::ptr_eq(&current, table) {
-            let larger = SharedTable::new((self.bits + 2).min(self.most_bits));
-            larger.take(table.slots.iter().map(|key| key.load(Relaxed)));
+            let larger = SharedTable::new((self.bits + 2).min(self.most_bits), self.counts);
+            larger.take(table.states());
             *current = larger;
         }
         if !Arc::ptr_eq(&current, table) {
@@ -670,40 +812,50 @@ mod tests {
     use super::*;
 
     /// A state is found under its whole key alone: `far` is a cell of `memo`'s word.
-    fn found_under_its_whole_key(mut memo: Memo<u128>, far: u32) {
+    /// (With `count` its completions, where `memo` keeps counts.)
+    fn found_under_its_whole_key(mut memo: Memo<u128>, far: u32, count: u64) {
         let occ = 0b1011u128 | 1 << far;
-        memo.store(occ, 6);
-        assert!(memo.dead(occ, 6));
+        memo.store(occ, 6, count);
+        assert_eq!(memo.find(occ, 6), Some(count));
         // Another word, or other pieces left, is another state.
-        assert!(!memo.dead(occ ^ 1 << far, 6));
-        assert!(!memo.dead(occ ^ 1, 6));
-        assert!(!memo.dead(occ ^ 1 << 2, 6));
-        assert!(!memo.dead(occ | 1 << (far + 1), 6));
-        assert!(!memo.dead(occ, 7));
+        assert_eq!(memo.find(occ ^ 1 << far, 6), None);
+        assert_eq!(memo.find(occ ^ 1, 6), None);
+        assert_eq!(memo.find(occ ^ 1 << 2, 6), None);
+        assert_eq!(memo.find(occ | 1 << (far + 1), 6), None);
+        assert_eq!(memo.find(occ, 7), None);
         // An empty slot matches nothing, the empty state included.
-        assert!(!memo.dead(0, 0));
+        assert_eq!(memo.find(0, 0), None);
+        // A state stored again takes its new count (a dead one in a table without).
+        memo.store(occ, 6, 0);
+        assert!(memo.dead(occ, 6));
     }
 
     #[test]
     fn a_state_is_found_only_under_its_whole_key() {
-        // Codes of 18 bits: keys of one word, with a window of 38 cells.
-        let memo = Memo::<u128>::new(1 << 20, Some(18), None).unwrap();
+        // Codes of 18 bits: keys of one word, with a window of 38 cells; with their
+        // counts beside them, a slot of two words.
+        let memo = Memo::<u128>::new(1 << 20, Some(18), false, None).unwrap();
         assert_eq!((memo.stride(), memo.window), (1, 38));
-        found_under_its_whole_key(memo, 40);
-        // Codes of 50 bits: wide slots, any cell.
-        let memo = Memo::<u128>::new(1 << 20, Some(50), None).unwrap();
+        found_under_its_whole_key(memo, 40, 0);
+        let memo = Memo::<u128>::new(1 << 20, Some(18), true, None).unwrap();
+        assert_eq!((memo.stride(), memo.window, memo.counts), (2, 38, true));
+        found_under_its_whole_key(memo, 40, 12345);
+        // Codes of 50 bits: wide slots, any cell, and no counts even where asked for.
+        let memo = Memo::<u128>::new(1 << 20, Some(50), false, None).unwrap();
         assert_eq!((memo.stride(), memo.window), (3, 0));
-        found_under_its_whole_key(memo, 100);
+        found_under_its_whole_key(memo, 100, 0);
+        let memo = Memo::<u128>::new(1 << 20, Some(50), true, None).unwrap();
+        assert_eq!((memo.stride(), memo.counts), (3, false));
     }
 
     #[test]
     fn a_state_past_its_window_is_neither_stored_nor_found() {
-        let mut memo = Memo::<u128>::new(1 << 20, Some(18), None).unwrap();
+        let mut memo = Memo::<u128>::new(1 << 20, Some(18), false, None).unwrap();
         // Cells 0 to 9 filled, 10 open: the window is cells 11 to 48.
         let before = (1u128 << 10) - 1;
-        memo.store(before | 1 << 48, 5);
+        memo.store(before | 1 << 48, 5, 0);
         assert!(memo.dead(before | 1 << 48, 5));
-        memo.store(before | 1 << 49, 5);
+        memo.store(before | 1 << 49, 5, 0);
         assert!(!memo.dead(before | 1 << 49, 5));
         assert_eq!(memo.stored, 1);
         // No two states share a key: the first open cell and the window are all of it.
@@ -715,34 +867,43 @@ mod tests {
 
     /// Stores states `1..=3 << (FIRST_BITS + 5)` (`occ(k)`, code `k`) in a table of
     /// `16 << (FIRST_BITS + 5)` bytes whose codes have `code_bits` bits.
-    fn grown(code_bits: Option<u32>, occ: impl Fn(u64) -> u64) {
+    /// With `counts`, state `k` has `count(k)` completions (else it is dead).
+    fn grown(code_bits: Option<u32>, counts: bool, occ: impl Fn(u64) -> u64) {
         let bytes = 16 << (FIRST_BITS + 5);
-        let mut memo = Memo::<u64>::new(bytes, code_bits, None).unwrap();
+        let mut memo = Memo::<u64>::new(bytes, code_bits, counts, None).unwrap();
         assert_eq!(memo.most_bytes(), bytes);
         let states = 3 << (FIRST_BITS + 5);
+        let count = |k: u64| if counts { k % 5 * 1000 } else { 0 };
         for k in 1..=states {
-            memo.store(occ(k), k);
+            memo.store(occ(k), k, count(k));
         }
         let slots: usize = 16 << (FIRST_BITS + 5) >> 3 >> (memo.stride() - 1);
         assert_eq!(memo.bits, slots.ilog2());
         assert_eq!(memo.slots.len(), slots * memo.stride());
         // The last states stored are all there (a slot keeps the latest); of the others,
         // at most one a slot.
-        let found = (1..=states).filter(|&k| memo.dead(occ(k), k)).count();
+        let found = (1..=states)
+            .filter(|&k| {
+                let found = memo.find(occ(k), k);
+                assert!(found.is_none_or(|c| c == count(k)), "state {k}: {found:?}");
+                found.is_some()
+            })
+            .count();
         assert!(found <= slots);
         assert!(
             found >= states as usize / 4,
             "{found} states of {states} kept"
         );
-        assert!(memo.dead(occ(states), states));
+        assert_eq!(memo.find(occ(states), states), Some(count(states)));
     }
 
     #[test]
     fn the_table_grows_to_its_limit_keeping_what_it_holds() {
         // Wide slots, any word; and keys of one word (20 bits of code, a window of 36
-        // cells), words whose filled cells all fit it.
-        grown(None, |k| k * 0x9e37_79b9);
-        grown(Some(20), |k| (k * 0x9e37) & ((1 << 36) - 1));
+        // cells), words whose filled cells all fit it, without counts and with.
+        grown(None, false, |k| k * 0x9e37_79b9);
+        grown(Some(20), false, |k| (k * 0x9e37) & ((1 << 36) - 1));
+        grown(Some(20), true, |k| (k * 0x9e37) & ((1 << 36) - 1));
     }
 
     /// Probes `level` [`FIRST_REVIEW`] times, every `every`-th one (after the first) of a
@@ -755,16 +916,16 @@ mod tests {
         for k in 0..FIRST_REVIEW {
             before = dead.consulted(level);
             if k > 0 && k % every == 0 {
-                assert!(dead.probe(level, stored, 1));
+                assert_eq!(dead.probe(level, stored, 1, true), Some(0));
             } else {
                 let occ = if k == 0 {
                     stored
                 } else {
                     (level as u64) << 32 | k
                 };
-                assert!(!dead.probe(level, occ, 1));
+                assert_eq!(dead.probe(level, occ, 1, true), None);
                 let placements = dead.measures(level).then_some(10);
-                dead.searched(level, occ, 1, placements, k == 0);
+                dead.searched(level, occ, 1, placements, (k == 0).then_some(0));
             }
         }
         (before, dead.consulted(level))
@@ -772,7 +933,7 @@ mod tests {
 
     #[test]
     fn a_level_whose_probes_save_little_stops_probing_at_its_review() {
-        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, None).unwrap();
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, false, None).unwrap();
         assert!(!dead.consulted(MEMO_FROM - 1));
         // Nothing found, no placement saved: dropped at the first review.
         assert_eq!(review(&mut dead, 5, u64::MAX), (false, false));
@@ -791,18 +952,18 @@ mod tests {
 
     #[test]
     fn one_node_searched_in_eight_is_measured_and_hits_are_not_counted() {
-        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, None).unwrap();
+        let mut dead = DeadStates::<u64>::new(1 << 20, &[1; 12], true, false, None).unwrap();
         let mut measured = Vec::new();
         for k in 1..=24 {
-            assert!(!dead.probe(5, k, 1));
+            assert_eq!(dead.probe(5, k, 1, true), None);
             let measures = dead.measures(5);
             if measures {
                 measured.push(k);
             }
-            dead.searched(5, k, 1, measures.then_some(1), k == 3);
+            dead.searched(5, k, 1, measures.then_some(1), (k == 3).then_some(0));
             // A state found dead is not searched, nor counted as searched.
             if k >= 3 {
-                assert!(dead.probe(5, 3, 1));
+                assert_eq!(dead.probe(5, 3, 1, true), Some(0));
             }
         }
         assert_eq!(measured, [1, 9, 17]);
@@ -812,7 +973,7 @@ mod tests {
     #[test]
     fn the_pieces_left_are_coded_in_mixed_radix() {
         // Copies 2, 1 and 3 of three shapes: weights 1, 3 and 6, codes up to 23.
-        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3], true, None).unwrap();
+        let dead = DeadStates::<u64>::new(1 << 20, &[2, 1, 3], true, false, None).unwrap();
         assert_eq!(dead.code(false, 0, &[2, 1, 3]), 2 + 3 + 18);
         assert_eq!(dead.code(false, 0, &[1, 0, 2]), 1 + 12);
         // A piece placed takes its weight off the code.
@@ -835,7 +996,7 @@ mod tests {
         // No code where the multisets number 2^64 or more.
         assert!(DeadStates::<u64>::possible(&[255; 7]));
         assert!(!DeadStates::<u64>::possible(&[255; 8]));
-        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8], true, None).is_none());
+        assert!(DeadStates::<u64>::new(1 << 20, &[255; 8], true, false, None).is_none());
         assert!(!DeadStates::<crate::word::Wide<3>>::possible(&[1; 8]));
     }
 
@@ -845,11 +1006,11 @@ mod tests {
     #[test]
     fn a_table_says_which_keys_it_was_asked_for() {
         // 46 shapes of one copy: 46 bits of code leave a window of 10 cells, too few.
-        let dead = DeadStates::<u128>::new(1 << 20, &[1; 46], true, None).unwrap();
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 46], true, false, None).unwrap();
         assert!(dead.one_word() && dead.table.window == 0);
-        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], true, None).unwrap();
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], true, false, None).unwrap();
         assert!(dead.one_word() && dead.table.window == 38);
-        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], false, None).unwrap();
+        let dead = DeadStates::<u128>::new(1 << 20, &[1; 18], false, false, None).unwrap();
         assert!(!dead.one_word() && dead.table.window == 0);
     }
 
@@ -870,30 +1031,30 @@ mod tests {
         let run = RunShare::new(2);
         let bytes = 64 * SHARE_FROM;
         let joined = |first_cell| Some((Arc::clone(&run), first_cell));
-        let mut a = Memo::<u128>::new(bytes, Some(18), joined(0)).unwrap();
-        let mut b = Memo::<u128>::new(bytes, Some(18), joined(0)).unwrap();
+        let mut a = Memo::<u128>::new(bytes, Some(18), false, joined(0)).unwrap();
+        let mut b = Memo::<u128>::new(bytes, Some(18), false, joined(0)).unwrap();
         // A tail's table (another first cell, another word) is another table.
-        let mut tail = Memo::<u128>::new(bytes, Some(18), joined(30)).unwrap();
+        let mut tail = Memo::<u128>::new(bytes, Some(18), false, joined(30)).unwrap();
         let state = |k: u64| u128::from(k) << 1;
         // Each keeps its own table until it would outgrow SHARE_FROM.
         let mut k = 0;
         while a.shared.is_none() {
             k += 1;
-            a.store(state(k), 5);
+            a.store(state(k), 5, 0);
             assert!(a.dead(state(k), 5) && k < 1 << 24);
         }
         assert!(k > SHARE_FROM / 64 && a.slots.is_empty());
         assert!(!b.dead(state(k), 5));
         let shared = run_table(&a);
         // The slots both threads' tables would have grown to.
-        assert_eq!(shared.slots.len() as u64, 2 * moves_at());
+        assert_eq!(shared.keys.len() as u64, 2 * moves_at());
         // Its states moved over (those a collision had not overwritten), counted.
         let moved = shared.stored.load(Relaxed);
         assert!(moved > k / 2 && moved <= k);
         let mut j = 0;
         while b.shared.is_none() {
             j += 1;
-            b.store(state(j) | 1, 6);
+            b.store(state(j) | 1, 6, 0);
         }
         assert_eq!(j, k);
         assert!(Arc::ptr_eq(&run_table(&b), &shared));
@@ -901,20 +1062,72 @@ mod tests {
         // and what either stores from now on.
         assert!(b.dead(state(k), 5) && a.dead(state(j) | 1, 6));
         let late = state(3 << 36);
-        a.store(late, 9);
+        a.store(late, 9, 0);
         assert!(b.dead(late, 9) && !b.dead(late, 8));
         let mut t = 0;
         while tail.shared.is_none() {
             t += 1;
-            tail.store(state(t), 7);
+            tail.store(state(t), 7, 0);
         }
         let other = run_table(&tail);
         assert!(!Arc::ptr_eq(&other, &shared) && !tail.dead(late, 9) && !a.dead(state(t), 7));
         // A table with wide keys is never shared.
-        let wide = Memo::<u128>::new(bytes, None, joined(0)).unwrap();
+        let wide = Memo::<u128>::new(bytes, None, false, joined(0)).unwrap();
         assert!(wide.share.is_none());
-        let wide = Memo::<u128>::new(bytes, Some(60), Some((run, 0))).unwrap();
+        let wide = Memo::<u128>::new(bytes, Some(60), false, Some((run, 0))).unwrap();
         assert!(wide.share.is_none());
+    }
+
+    /// Two threads' tables that keep counts move to a run's table of key and count pairs,
+    /// where each finds the other's counts, whole: storing and finding at once, neither
+    /// ever finds a count another state stored.
+    #[test]
+    fn the_threads_of_a_run_share_their_counts_whole() {
+        let run = RunShare::new(2);
+        let bytes = 64 * SHARE_FROM;
+        let joined = || Some((Arc::clone(&run), 0));
+        let mut a = Memo::<u128>::new(bytes, Some(18), true, joined()).unwrap();
+        let mut b = Memo::<u128>::new(bytes, Some(18), true, joined()).unwrap();
+        let state = |k: u64| u128::from(k) << 1;
+        // State `k` with code `c` has `count(k, c)` completions.
+        let count = |k: u64, c: u64| (k ^ c << 40) % 3 * (k + 1);
+        let mut k = 0;
+        while a.shared.is_none() {
+            k += 1;
+            a.store(state(k), 5, count(k, 5));
+        }
+        let shared = run_table(&a);
+        // (Slots of two words move at the same size as those of one: see `moves_at`.)
+        assert!(shared.keys.is_empty() && shared.pairs.len() as u64 == 2 * moves_at());
+        assert_eq!(a.find(state(k), 5), Some(count(k, 5)));
+        assert_eq!(b.find(state(k), 5), None);
+        let mut j = 0;
+        while b.shared.is_none() {
+            j += 1;
+            b.store(state(j), 6, count(j, 6));
+        }
+        assert!(Arc::ptr_eq(&run_table(&b), &shared));
+        assert_eq!(b.find(state(k), 5), Some(count(k, 5)));
+        assert_eq!(a.find(state(j), 6), Some(count(j, 6)));
+        // Both at once, on states that share slots: every count found is its state's.
+        let work = |mut memo: Memo<u128>, seed: u64| {
+            std::thread::spawn(move || {
+                let mut rng = crate::rng::SplitMix64::new(seed);
+                let mut found = 0;
+                for _ in 0..400_000 {
+                    let (k, c) = (rng.next_u64() % 50_000 + 1, rng.next_u64() % 3 + 5);
+                    if rng.next_u64().is_multiple_of(2) {
+                        memo.store(state(k), c, count(k, c));
+                    } else if let Some(n) = memo.find(state(k), c) {
+                        assert_eq!(n, count(k, c), "state {k}, code {c}");
+                        found += 1;
+                    }
+                }
+                found
+            })
+        };
+        let (a, b) = (work(a, 1), work(b, 2));
+        assert!(a.join().unwrap() > 1000 && b.join().unwrap() > 1000);
     }
 
     /// The run's table grows fourfold as it fills, up to the threads' memory together,
@@ -926,28 +1139,28 @@ mod tests {
         // Each thread may have four times the table it moves with: the run's table
         // starts at twice that, and grows once.
         let bytes = 4 * 8 * moves_at();
-        let mut a = Memo::<u128>::new(bytes, Some(18), Some((Arc::clone(&run), 0))).unwrap();
-        let mut b = Memo::<u128>::new(bytes, Some(18), Some((Arc::clone(&run), 0))).unwrap();
+        let mut a = Memo::<u128>::new(bytes, Some(18), false, Some((Arc::clone(&run), 0))).unwrap();
+        let mut b = Memo::<u128>::new(bytes, Some(18), false, Some((Arc::clone(&run), 0))).unwrap();
         let state = |k: u64| u128::from(k) << 1;
         let mut k = 0;
         while b.shared.is_none() {
             k += 1;
-            b.store(state(k), 6);
+            b.store(state(k), 6, 0);
         }
         while a.shared.is_none() {
             k += 1;
-            a.store(state(k), 5);
+            a.store(state(k), 5, 0);
         }
         let first = run_table(&a);
-        assert_eq!(first.slots.len() as u64, 2 * moves_at());
+        assert_eq!(first.keys.len() as u64, 2 * moves_at());
         // `a` fills the table to a flush short of full.
-        let len = first.slots.len() as u64;
+        let len = first.keys.len() as u64;
         while !(first.stored.load(Relaxed) + FLUSH >= len && a.stored as u64 % FLUSH == FLUSH - 1) {
             k += 1;
-            a.store(state(k), 5);
+            a.store(state(k), 5, 0);
         }
         let held: Vec<u64> = first
-            .slots
+            .keys
             .iter()
             .map(|s| s.load(Relaxed))
             .filter(|&s| s != 0)
@@ -956,15 +1169,15 @@ mod tests {
         // for the few a collision overwrites (the code of the pieces left is a key's top
         // 18 bits).
         k += 1;
-        a.store(state(k), 5);
+        a.store(state(k), 5, 0);
         let larger = run_table(&a);
-        assert_eq!(larger.slots.len(), 4 * first.slots.len());
+        assert_eq!(larger.keys.len(), 4 * first.keys.len());
         let bits = larger.bits();
         for code in [5, 6] {
             let of = held.iter().filter(|&&key| key >> 46 == code);
             let kept = of
                 .clone()
-                .filter(|&&key| larger.slots[key_slot(bits, key)].load(Relaxed) == key);
+                .filter(|&&key| larger.keys[key_slot(bits, key)].load(Relaxed) == key);
             let (of, kept) = (of.count(), kept.count());
             assert!(of > 1000 && kept * 10 > of * 8, "{code}: {kept} of {of}");
         }
@@ -979,15 +1192,15 @@ mod tests {
         assert!(Arc::ptr_eq(&run_table(&b), &first) && b.dead(early, 5));
         // Within FLUSH states of its own, `b` takes the larger one.
         for i in 0..FLUSH {
-            b.store(state(1 << 30 | i), 6);
+            b.store(state(1 << 30 | i), 6, 0);
         }
         assert!(Arc::ptr_eq(&run_table(&b), &larger) && b.dead(state(k), 5));
         // It grows no further than the threads' memory together.
-        for i in 0..larger.slots.len() as u64 * 2 {
-            a.store(state(1 << 31 | i), 5);
+        for i in 0..larger.keys.len() as u64 * 2 {
+            a.store(state(1 << 31 | i), 5, 0);
         }
         assert!(Arc::ptr_eq(&run_table(&a), &larger));
-        assert_eq!(larger.slots.len() as u64 * 8, 2 * bytes);
+        assert_eq!(larger.keys.len() as u64 * 8, 2 * bytes);
     }
 
     #[test]
@@ -1005,8 +1218,8 @@ mod tests {
 
     #[test]
     fn no_table_below_the_first_size_or_for_wide_words() {
-        assert!(Memo::<u64>::new(1000, Some(12), None).is_none());
-        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, Some(12), None).is_none());
-        assert!(Memo::<u64>::new(1 << 30, Some(12), None).is_some());
+        assert!(Memo::<u64>::new(1000, Some(12), false, None).is_none());
+        assert!(Memo::<crate::word::Wide<3>>::new(1 << 30, Some(12), false, None).is_none());
+        assert!(Memo::<u64>::new(1 << 30, Some(12), false, None).is_some());
     }
 }

@@ -44,6 +44,8 @@ struct State<T: Tables> {
     /// each depth (pieces placed) is not yet known to be least or not, set by its parent
     /// (by `solve_prefix` for the root): zero outside symmetric subtrees. A node that one
     /// of them maps to a smaller partial solution has no solution the check keeps.
+    /// [`DEFERRED`] past half the pieces where some were left to the check of each
+    /// solution.
     undecided: [u64; 64],
     /// Beside each nonzero `undecided`, the cells it waits for: the node is judged again
     /// only once one of them is covered.
@@ -85,10 +87,20 @@ struct State<T: Tables> {
     leaves: u64,
 }
 
+/// [`State::undecided`] below a node where what was undecided is left to the check of each
+/// solution (past half the pieces): no group element (a group has at most 48), so that the
+/// node is neither judged again nor counted as judged. Its solutions may not all pass the
+/// check, so the table of dead states does not keep their count; a dead end is dead all
+/// the same.
+const DEFERRED: u64 = 1 << 63;
+
 /// What the table of dead states answers for a node ([`State::probe`]).
 enum Lookup {
     /// The node is dead: give it up.
     Dead,
+    /// The node has this many solutions, all of them passing the check (more than zero):
+    /// take them without its search.
+    Counted(u64),
     /// Not known: search it, then [`State::settle`] it.
     Open(Pending),
     /// The solver has no table: search the node as if it were not consulted.
@@ -138,6 +150,8 @@ struct Settings {
     floor: usize,
     /// The most memory for the table of dead states (0: none).
     memo: u64,
+    /// Whether its states keep their counts of solutions ([`Context::counts_only`]).
+    counts: bool,
     volume_from: usize,
     parity_from: usize,
     f_from: usize,
@@ -229,12 +243,17 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
             let t = self.tables;
             let one_word = t.e_table().is_none() || settings.f_from >= t.pieces();
             s.dead = match table {
-                Some(kept) if kept.limit() == settings.memo && kept.one_word() == one_word => {
+                Some(kept)
+                    if kept.limit() == settings.memo
+                        && kept.one_word() == one_word
+                        && kept.counts_asked() == settings.counts =>
+                {
                     Some(kept)
                 }
                 _ => {
                     let share = s.share.clone().map(|run| (run, s.first_cell));
-                    DeadStates::new(settings.memo, t.copies(), one_word, share).map(Box::new)
+                    let (memo, copies) = (settings.memo, t.copies());
+                    DeadStates::new(memo, copies, one_word, settings.counts, share).map(Box::new)
                 }
             };
         } else {
@@ -346,6 +365,7 @@ impl<T: Tables> Solver<T> {
             parity_from: pruning.parity_backtrack.unwrap_or(usize::MAX),
             f_from: ctx.f_from(),
             memo: ctx.memo(),
+            counts: ctx.counts_only(),
         });
         let t = self.tables;
         let s = &mut self.state;
@@ -434,15 +454,20 @@ impl<T: Tables> State<T> {
         self.consult = false;
     }
 
-    /// Looks up a node with `left` pieces left in the table of dead states.
+    /// Looks up a node with `left` pieces left in the table of dead states: a count of
+    /// solutions is taken only where the node passed its own symmetry check with every
+    /// element decided ([`State::undecided`] zero one level below).
     #[inline(never)]
     fn probe(&mut self, t: T, left: usize, occ: T::Word, avail: u64) -> Lookup {
         let Some(dead) = self.dead.as_mut() else {
             return Lookup::Untabled;
         };
         let code = dead.code(t.one_per_shape(), avail, &self.copies[..t.copies().len()]);
-        if dead.probe(left, occ, code) {
-            return Lookup::Dead;
+        let below = t.pieces().wrapping_sub(left).wrapping_add(1) & 63;
+        match dead.probe(left, occ, code, self.undecided[below] == 0) {
+            Some(0) => return Lookup::Dead,
+            Some(count) => return Lookup::Counted(count),
+            None => {}
         }
         let measured = dead.measures(left);
         Lookup::Open(Pending {
@@ -453,18 +478,28 @@ impl<T: Tables> State<T> {
     }
 
     /// After the search of a node that [`State::probe`] did not know: stores it in the
-    /// table if it is dead. It is when its search went to the end without reaching a
-    /// solution (a solution that the check of each solution rejects still counts as
-    /// reached), past its own symmetry check with every element decided there or before
-    /// ([`State::undecided`] zero one level below): so no check below could have cut a
-    /// subtree short, and the node has no completion at all, whatever the path to it.
+    /// table if it is dead, or with its count of solutions where the table keeps them. It
+    /// is dead when its search went to the end without reaching a solution (a solution
+    /// that the check of each solution rejects still counts as reached), past its own
+    /// symmetry check with every element decided there or before, or left to the check
+    /// of each solution ([`State::undecided`] zero or [`DEFERRED`] one level below): so
+    /// no check below could have cut a subtree short, and the node has no completion at
+    /// all, whatever the path to it. Its count is kept only where every element was
+    /// decided (zero below): then every solution reached passed the check, and has a
+    /// path to it wherever the node is reached.
     #[inline(never)]
     fn settle(&mut self, t: T, left: usize, occ: T::Word, pending: Pending) {
         let below = t.pieces().wrapping_sub(left).wrapping_add(1) & 63;
-        let found = self.leaves() == pending.leaves && !self.stop && self.undecided[below] == 0;
+        let reached = self.leaves() - pending.leaves;
+        let completions = match self.undecided[below] {
+            _ if self.stop => None,
+            0 => Some(reached),
+            DEFERRED if reached == 0 => Some(0),
+            _ => None,
+        };
         let placements = pending.placed.map(|before| self.placed(left) - before);
         if let Some(dead) = &mut self.dead {
-            dead.searched(left, occ, pending.code, placements, found);
+            dead.searched(left, occ, pending.code, placements, completions);
         }
     }
 
@@ -483,7 +518,7 @@ impl<T: Tables> State<T> {
         if undecided != 0 && 2 * depth > pieces {
             // Past half the pieces, what is left undecided is left to the check of each
             // solution: the nodes are many there and their subtrees small.
-            undecided = 0;
+            undecided = DEFERRED;
         } else if undecided != 0 {
             // In a symmetric subtree: give up a node whose solutions the filter's check
             // would all reject, judged again whenever a cell it waits for is covered.
@@ -528,7 +563,7 @@ impl<T: Tables> State<T> {
                     // open, so it judges it again only below.
                     let below = depth.wrapping_add(1) & 63;
                     let judged = match self.undecided[below] {
-                        0 => (0, <T::Tail as Tables>::Word::ZERO),
+                        still @ (0 | DEFERRED) => (still, <T::Tail as Tables>::Word::ZERO),
                         still => (still, narrow(self.awaited[below])),
                     };
                     if tail.enter(
@@ -689,6 +724,11 @@ impl<T: Tables> State<T> {
                 self.consult = false;
                 match self.probe(t, L::LEFT, occ, avail) {
                     Lookup::Dead => return,
+                    Lookup::Counted(count) => {
+                        self.leaves += count;
+                        ctx.counted(count);
+                        return;
+                    }
                     Lookup::Open(open) => pending = Some(open),
                     Lookup::Untabled => {}
                 }
@@ -1073,18 +1113,25 @@ mod tests {
         s.probe(NoTail::default(), 5, occ, 0b11)
     }
 
-    /// Searches a node that the table did not know: `reach` solutions, and `judged`
-    /// whether its search passed its own symmetry check with every element decided.
-    fn search(s: &mut State<NoTail<u64>>, occ: u64, reach: u64, judged: bool) {
+    /// Where a node of [`probe`] and [`search`] finds what its symmetry check left
+    /// undecided below it.
+    fn below() -> usize {
+        NoTail::<u64>::default()
+            .pieces()
+            .wrapping_sub(5)
+            .wrapping_add(1)
+            & 63
+    }
+
+    /// Searches a node that the table did not know: `reach` solutions, with `undecided`
+    /// what its symmetry check, before its lookup, left undecided below it (0: judged).
+    fn search(s: &mut State<NoTail<u64>>, occ: u64, reach: u64, undecided: u64) {
+        s.undecided[below()] = undecided;
         let Lookup::Open(pending) = probe(s, occ) else {
-            panic!("a node not stored was found dead, or the table was lost");
+            panic!("a node not stored was found, or the table was lost");
         };
-        let t = NoTail::default();
-        // What the node's symmetry check, before its lookup, left undecided below it.
-        let below = t.pieces().wrapping_sub(5).wrapping_add(1) & 63;
-        s.undecided[below] = u64::from(!judged);
         s.leaves += reach;
-        s.settle(t, 5, occ, pending);
+        s.settle(NoTail::default(), 5, occ, pending);
     }
 
     /// The E heuristic's first cells and its next ones, by the counters and cell by cell,
@@ -1158,21 +1205,58 @@ mod tests {
     fn a_node_is_given_up_only_when_the_table_knows_it_dead() {
         let mut s = Solver::<NoTail<u64>>::new().state;
         assert!(matches!(probe(&mut s, 0b111), Lookup::Untabled));
-        s.dead = DeadStates::new(1 << 20, &[1, 1], true, None).map(Box::new);
+        s.dead = DeadStates::new(1 << 20, &[1, 1], true, false, None).map(Box::new);
         assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
-        // Searched to the end, past its check, without a solution: dead from now on.
-        search(&mut s, 0b111, 0, true);
+        // Searched to the end, past its check, without a solution: dead from now on,
+        // judged or not where it is reached again.
+        search(&mut s, 0b111, 0, 0);
         assert!(matches!(probe(&mut s, 0b111), Lookup::Dead));
-        // A node that reached a solution (kept or not) is not dead.
-        search(&mut s, 0b1011, 1, true);
+        s.undecided[below()] = 0b10;
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Dead));
+        // Also where what was undecided was left to the check of each solution.
+        search(&mut s, 0b10111, 0, DEFERRED);
+        assert!(matches!(probe(&mut s, 0b10111), Lookup::Dead));
+        // A node that reached a solution (kept or not) is not dead, nor is it kept in a
+        // table without counts.
+        search(&mut s, 0b1011, 1, 0);
         assert!(matches!(probe(&mut s, 0b1011), Lookup::Open(_)));
         // Nor one given up by its symmetry check, or left with elements undecided.
-        search(&mut s, 0b1101, 0, false);
+        search(&mut s, 0b1101, 0, 0b10);
         assert!(matches!(probe(&mut s, 0b1101), Lookup::Open(_)));
         // Nor one whose search was stopped.
         s.stop = true;
-        search(&mut s, 0b1110, 0, true);
+        search(&mut s, 0b1110, 0, 0);
         assert!(matches!(probe(&mut s, 0b1110), Lookup::Open(_)));
+    }
+
+    #[test]
+    fn a_count_is_kept_and_taken_only_where_every_element_was_decided() {
+        let mut s = Solver::<NoTail<u64>>::new().state;
+        s.dead = DeadStates::new(1 << 20, &[1, 1], true, true, None).map(Box::new);
+        // Judged, three solutions: found again judged, its count is taken.
+        search(&mut s, 0b111, 3, 0);
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Counted(3)));
+        // Not where the node reached again is not judged: its check may reject some.
+        s.undecided[below()] = 0b10;
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
+        s.undecided[below()] = DEFERRED;
+        assert!(matches!(probe(&mut s, 0b111), Lookup::Open(_)));
+        // Another state, another count; and a dead one is dead.
+        search(&mut s, 0b1011, 0, 0);
+        search(&mut s, 0b1101, 7, 0);
+        assert!(matches!(probe(&mut s, 0b1011), Lookup::Dead));
+        assert!(matches!(probe(&mut s, 0b1101), Lookup::Counted(7)));
+        // Solutions left to the check of each solution, or reached with elements
+        // undecided, are not kept; nor those of a search that was stopped.
+        search(&mut s, 0b10011, 2, DEFERRED);
+        search(&mut s, 0b10101, 2, 0b10);
+        s.undecided[below()] = 0;
+        assert!(matches!(probe(&mut s, 0b10011), Lookup::Open(_)));
+        assert!(matches!(probe(&mut s, 0b10101), Lookup::Open(_)));
+        s.stop = true;
+        search(&mut s, 0b11001, 2, 0);
+        s.undecided[below()] = 0;
+        assert!(matches!(probe(&mut s, 0b11001), Lookup::Open(_)));
     }
 
     #[test]
@@ -1189,7 +1273,7 @@ mod tests {
         let shared = SharedRun::silent(&info, &plan);
         let mut ctx = Context::searching(&shared, 0);
         let mut s = Solver::<NoTail<u64>>::new().state;
-        s.dead = DeadStates::new(1 << 20, &[1, 1], true, None).map(Box::new);
+        s.dead = DeadStates::new(1 << 20, &[1, 1], true, false, None).map(Box::new);
         // No image fits anywhere: the node is a dead end, given up before its lookup.
         s.search::<L5, Portable>(NoTail::default(), &mut ctx, 0b111, 0b11);
         assert!(!s.consult, "the question was left for another node");
