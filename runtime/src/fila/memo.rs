@@ -107,9 +107,9 @@ pub const MEMO_FROM: usize = 4;
 /// the levels (pieces left) that consult it.
 pub struct DeadStates<W: Word> {
     table: Memo<W>,
-    /// Whether it was made for keys of one word, and asked to keep counts
-    /// ([`DeadStates::new`]).
+    /// Whether it was made for keys of one word ([`DeadStates::new`]).
     one_word: bool,
+    /// Whether it was asked to keep counts ([`DeadStates::new`]).
     counts_asked: bool,
     /// The code of each shape's copies in the key of a state: the pieces left are
     /// `sum(copies[s] * weights[s])`, a number in mixed radix. With one copy of each
@@ -252,7 +252,8 @@ impl<W: Word> DeadStates<W> {
     /// placements made below it where [measured](DeadStates::measures), and its
     /// completions where they are now known (zero: searched whole without a solution,
     /// where no symmetry check could have cut one short), to be stored where the table
-    /// keeps them (a count above zero only where it [`counts`](DeadStates::counts)).
+    /// keeps them (a count above zero only where it keeps counts, and from
+    /// [`COUNT_FROM`] pieces left up).
     #[inline(always)]
     pub fn searched(
         &mut self,
