@@ -77,12 +77,12 @@ const MEASURE_EVERY: u64 = 8;
 /// lower than that. Saved a probe at the reviews (session 47, `fila solve`; the first
 /// review, then the fourth): the one-sided 18x5 at 4 to 7 pieces left 1.15 to 3.23 at
 /// the first; the one-sided 15x6 on two threads, each thread's table, 0.42 to 1.38 at 4
-/// to 6 left at the first and 0.79 to 1.97 at the fourth; the Tetris Cube 0.05 to 0.21 at 4 to 6
-/// left, then 0.06 to 0.27, and 0.8 to 1.1 at 7; the Bedlam Cube 0.06 to 0.29 at 4 to
-/// 6, then 0.08 to 0.31 (the level of 6 stays near 0.35 over 1.2 M probes), 0.8 to 1.2
-/// at 7; the Kanoodle pyramid 0.15 to 0.42 at 4 to 6, then 0.21 to 0.40. The bar of 0.3
-/// kept the Bedlam Cube's level of 6 and 0.5 drops it; `--memo off` took `fila solve`
-/// on the Bedlam Cube 3.18 -> 3.02 s and on the Tetris Cube 2.93 -> 2.85 s, the
+/// to 6 left at the first and 0.79 to 1.97 at the fourth; the Tetris Cube 0.05 to 0.21
+/// at 4 to 6 left, then 0.06 to 0.27, and 0.8 to 1.1 at 7; the Bedlam Cube 0.06 to 0.29
+/// at 4 to 6, then 0.08 to 0.31 (the level of 6 stays near 0.35 over 1.2 M probes), 0.8
+/// to 1.2 at 7; the Kanoodle pyramid 0.15 to 0.42 at 4 to 6, then 0.21 to 0.40. The bar
+/// of 0.3 kept the Bedlam Cube's level of 6 and 0.5 drops it; `--memo off` took `fila
+/// solve` on the Bedlam Cube 3.18 -> 3.02 s and on the Tetris Cube 2.93 -> 2.85 s, the
 /// generated Tetris Cube 2.55 -> 2.48 s (7 runs each).
 const PROBE_WORTH: f64 = 0.5;
 
@@ -335,32 +335,39 @@ struct Shared {
     current: Mutex<Arc<SharedTable>>,
 }
 
-/// One size of a [`Shared`] table: its slots (`keys`, or `pairs` where the table keeps
-/// counts; the other is empty), and the states stored in it as the threads have counted
-/// them so far ([`FLUSH`]).
+/// One size of a [`Shared`] table: its slots, and the states stored in it as the threads
+/// have counted them so far ([`FLUSH`]).
 struct SharedTable {
-    keys: Vec<AtomicU64>,
-    pairs: Vec<AtomicU128>,
+    slots: SharedSlots,
     stored: AtomicU64,
+}
+
+/// The slots of a [`SharedTable`]: a key each, or where the table keeps counts a key and
+/// its count in one 128-bit word (the count in the high half).
+enum SharedSlots {
+    Keys(Vec<AtomicU64>),
+    Pairs(Vec<AtomicU128>),
 }
 
 impl SharedTable {
     fn new(bits: u32, counts: bool) -> Arc<SharedTable> {
-        let (keys, pairs) = if counts {
-            (Vec::new(), zeroed_atomic(1 << bits))
+        let slots = if counts {
+            SharedSlots::Pairs(zeroed_atomic(1 << bits))
         } else {
-            (zeroed_atomic(1 << bits), Vec::new())
+            SharedSlots::Keys(zeroed_atomic(1 << bits))
         };
         Arc::new(SharedTable {
-            keys,
-            pairs,
+            slots,
             stored: AtomicU64::new(0),
         })
     }
 
     /// The slots' number.
     fn len(&self) -> usize {
-        self.keys.len().max(self.pairs.len())
+        match &self.slots {
+            SharedSlots::Keys(keys) => keys.len(),
+            SharedSlots::Pairs(pairs) => pairs.len(),
+        }
     }
 
     /// The slots' number, as a power of two.
@@ -371,33 +378,40 @@ impl SharedTable {
     /// The key in slot `at` (zero for none), and its count.
     #[inline(always)]
     fn get(&self, at: usize) -> (u64, u64) {
-        if self.pairs.is_empty() {
-            (self.keys[at].load(Relaxed), 0)
-        } else {
-            let pair = self.pairs[at].load(Relaxed);
-            (pair as u64, (pair >> 64) as u64)
+        match &self.slots {
+            SharedSlots::Keys(keys) => (keys[at].load(Relaxed), 0),
+            SharedSlots::Pairs(pairs) => {
+                let pair = pairs[at].load(Relaxed);
+                (pair as u64, (pair >> 64) as u64)
+            }
         }
     }
 
     /// Stores `key` and its `count` in slot `at`.
     #[inline(always)]
     fn put(&self, at: usize, key: u64, count: u64) {
-        if self.pairs.is_empty() {
-            self.keys[at].store(key, Relaxed);
-        } else {
-            self.pairs[at].store(u128::from(count) << 64 | u128::from(key), Relaxed);
+        match &self.slots {
+            SharedSlots::Keys(keys) => keys[at].store(key, Relaxed),
+            SharedSlots::Pairs(pairs) => {
+                pairs[at].store(u128::from(count) << 64 | u128::from(key), Relaxed)
+            }
         }
     }
 
     /// Asks for slot `at` in the cache, if it is one of the table's.
     #[inline(always)]
     fn prefetch(&self, at: usize) {
-        if self.pairs.is_empty() {
-            if let Some(slot) = self.keys.get(at) {
-                prefetch(slot);
+        match &self.slots {
+            SharedSlots::Keys(keys) => {
+                if let Some(slot) = keys.get(at) {
+                    prefetch(slot);
+                }
             }
-        } else if let Some(slot) = self.pairs.get(at) {
-            prefetch(slot);
+            SharedSlots::Pairs(pairs) => {
+                if let Some(slot) = pairs.get(at) {
+                    prefetch(slot);
+                }
+            }
         }
     }
 
@@ -578,14 +592,25 @@ impl<W: Word> Memo<W> {
         [x as u64, (x >> 64) as u64]
     }
 
-    /// The first word of the wide slot of a state, in a table of `2^bits` slots.
+    /// The wide slot of a state, in a table of `2^bits` slots.
     #[inline(always)]
     fn slot(bits: u32, limbs: [u64; 2], code: u64) -> usize {
         let h = (limbs[0].wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
             ^ limbs[1].wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
             ^ code.wrapping_mul(0x1656_67b1_9e37_79f9))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> (64 - bits)) as usize * Self::WIDE
+        (h >> (64 - bits)) as usize
+    }
+
+    /// The slot of a state: by its one-word key where the table has them, `None` where
+    /// the state has none.
+    #[inline(always)]
+    fn slot_of(&self, occ: W, code: u64) -> Option<usize> {
+        if self.window != 0 {
+            Some(key_slot(self.bits, self.key(occ, code)?))
+        } else {
+            Some(Self::slot(self.bits, Self::limbs(occ), code))
+        }
     }
 
     /// The completions of the state (`occ` filled, `code` the pieces left), where it is
@@ -600,13 +625,15 @@ impl<W: Word> Memo<W> {
             let at = key_slot(self.bits, key);
             let (stored, count) = match &self.shared {
                 Some((_, shared)) => shared.get(at),
-                None if self.counts => (self.slots[2 * at], self.slots[2 * at + 1]),
-                None => (self.slots[at], 0),
+                None => {
+                    let s = &self.slots[at * self.stride()..];
+                    (s[0], if self.counts { s[1] } else { 0 })
+                }
             };
             return (stored == key).then_some(count);
         }
         let limbs = Self::limbs(occ);
-        let at = Self::slot(self.bits, limbs, code);
+        let at = Self::slot(self.bits, limbs, code) * Self::WIDE;
         let s = &self.slots[at..at + Self::WIDE];
         (s[0] == code && s[1..] == limbs[..Self::LIMBS]).then_some(0)
     }
@@ -620,19 +647,13 @@ impl<W: Word> Memo<W> {
     /// [`DeadStates::prefetch`].
     #[inline(always)]
     pub fn prefetch(&self, occ: W, code: u64) {
-        let at = if self.window != 0 {
-            let Some(key) = self.key(occ, code) else {
-                return;
-            };
-            key_slot(self.bits, key)
-        } else {
-            Self::slot(self.bits, Self::limbs(occ), code)
+        let Some(at) = self.slot_of(occ, code) else {
+            return;
         };
         match &self.shared {
             Some((_, shared)) => shared.prefetch(at),
             None => {
-                let at = if self.counts { 2 * at } else { at };
-                if let Some(slot) = self.slots.get(at) {
+                if let Some(slot) = self.slots.get(at * self.stride()) {
                     prefetch(slot);
                 }
             }
@@ -649,24 +670,23 @@ impl<W: Word> Memo<W> {
                 return;
             };
             let at = key_slot(self.bits, key);
-            match &self.shared {
-                Some((_, shared)) => {
-                    shared.put(at, key, count);
-                    self.stored += 1;
-                    if self.stored.is_multiple_of(FLUSH as usize) {
-                        self.flush();
-                    }
-                    return;
+            if let Some((_, shared)) = &self.shared {
+                shared.put(at, key, count);
+                self.stored += 1;
+                if self.stored.is_multiple_of(FLUSH as usize) {
+                    self.flush();
                 }
-                None if self.counts => {
-                    self.slots[2 * at] = key;
-                    self.slots[2 * at + 1] = count;
-                }
-                None => self.slots[at] = key,
+                return;
+            }
+            let (counts, stride) = (self.counts, self.stride());
+            let s = &mut self.slots[at * stride..];
+            s[0] = key;
+            if counts {
+                s[1] = count;
             }
         } else {
             let limbs = Self::limbs(occ);
-            let at = Self::slot(self.bits, limbs, code);
+            let at = Self::slot(self.bits, limbs, code) * Self::WIDE;
             let s = &mut self.slots[at..at + Self::WIDE];
             s[0] = code;
             s[1..].copy_from_slice(&limbs[..Self::LIMBS]);
@@ -693,11 +713,8 @@ impl<W: Word> Memo<W> {
                 if let Some(shared) = run.table(first_cell, start) {
                     let table = Arc::clone(&lock(&shared.current));
                     let slots = std::mem::take(&mut self.slots);
-                    if self.counts {
-                        table.take(slots.chunks_exact(2).map(|s| (s[0], s[1])));
-                    } else {
-                        table.take(slots.into_iter().map(|key| (key, 0)));
-                    }
+                    let states = slots.chunks_exact(self.stride());
+                    table.take(states.map(|s| (s[0], s.get(1).copied().unwrap_or(0))));
                     self.bits = table.bits();
                     self.most_bits += threads;
                     self.stored = 0;
@@ -711,13 +728,13 @@ impl<W: Word> Memo<W> {
         let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
         for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
             let at = if self.window != 0 {
-                key_slot(bits, s[0]) * stride
+                key_slot(bits, s[0])
             } else {
                 let mut limbs = [0; 2];
                 limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
                 Self::slot(bits, limbs, s[0])
             };
-            self.slots[at..at + stride].copy_from_slice(s);
+            self.slots[at * stride..(at + 1) * stride].copy_from_slice(s);
         }
         self.bits = bits;
         self.stored = 0;
@@ -1048,7 +1065,7 @@ mod tests {
         assert!(!b.dead(state(k), 5));
         let shared = run_table(&a);
         // The slots both threads' tables would have grown to.
-        assert_eq!(shared.keys.len() as u64, 2 * moves_at());
+        assert_eq!(shared.len() as u64, 2 * moves_at());
         // Its states moved over (those a collision had not overwritten), counted.
         let moved = shared.stored.load(Relaxed);
         assert!(moved > k / 2 && moved <= k);
@@ -1099,7 +1116,9 @@ mod tests {
         }
         let shared = run_table(&a);
         // (Slots of two words move at the same size as those of one: see `moves_at`.)
-        assert!(shared.keys.is_empty() && shared.pairs.len() as u64 == 2 * moves_at());
+        assert!(
+            matches!(shared.slots, SharedSlots::Pairs(_)) && shared.len() as u64 == 2 * moves_at()
+        );
         assert_eq!(a.find(state(k), 5), Some(count(k, 5)));
         assert_eq!(b.find(state(k), 5), None);
         let mut j = 0;
@@ -1153,18 +1172,17 @@ mod tests {
             a.store(state(k), 5, 0);
         }
         let first = run_table(&a);
-        assert_eq!(first.keys.len() as u64, 2 * moves_at());
+        assert_eq!(first.len() as u64, 2 * moves_at());
         // `a` fills the table to a flush short of full.
-        let len = first.keys.len() as u64;
+        let len = first.len() as u64;
         while !(first.stored.load(Relaxed) + FLUSH >= len && a.stored as u64 % FLUSH == FLUSH - 1) {
             k += 1;
             a.store(state(k), 5, 0);
         }
         let held: Vec<u64> = first
-            .keys
-            .iter()
-            .map(|s| s.load(Relaxed))
-            .filter(|&s| s != 0)
+            .states()
+            .map(|(key, _)| key)
+            .filter(|&key| key != 0)
             .collect();
         // Its next state fills it: it grows fourfold, the states of both moved over, but
         // for the few a collision overwrites (the code of the pieces left is a key's top
@@ -1172,13 +1190,13 @@ mod tests {
         k += 1;
         a.store(state(k), 5, 0);
         let larger = run_table(&a);
-        assert_eq!(larger.keys.len(), 4 * first.keys.len());
+        assert_eq!(larger.len(), 4 * first.len());
         let bits = larger.bits();
         for code in [5, 6] {
             let of = held.iter().filter(|&&key| key >> 46 == code);
             let kept = of
                 .clone()
-                .filter(|&&key| larger.keys[key_slot(bits, key)].load(Relaxed) == key);
+                .filter(|&&key| larger.get(key_slot(bits, key)).0 == key);
             let (of, kept) = (of.count(), kept.count());
             assert!(of > 1000 && kept * 10 > of * 8, "{code}: {kept} of {of}");
         }
@@ -1197,11 +1215,11 @@ mod tests {
         }
         assert!(Arc::ptr_eq(&run_table(&b), &larger) && b.dead(state(k), 5));
         // It grows no further than the threads' memory together.
-        for i in 0..larger.keys.len() as u64 * 2 {
+        for i in 0..larger.len() as u64 * 2 {
             a.store(state(1 << 31 | i), 5, 0);
         }
         assert!(Arc::ptr_eq(&run_table(&a), &larger));
-        assert_eq!(larger.keys.len() as u64 * 8, 2 * bytes);
+        assert_eq!(larger.len() as u64 * 8, 2 * bytes);
     }
 
     #[test]
