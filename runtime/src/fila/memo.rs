@@ -29,11 +29,15 @@
 //! sizes together: a state one thread finds dead is then dead for all.
 //!
 //! Where a run asks only for the number of solutions (`-q`, nothing drawn, no limit,
-//! under the redundancy filter), a table of one-word keys keeps beside each key the
+//! under the redundancy filter), a table of one-word keys keeps with each key the
 //! number of the state's completions, counted where the search of its node went to the
 //! end past every symmetry check (`State::settle`): a dead state is one whose count is
-//! zero, and a live one found again adds its count without its search. Its slots take
-//! twice the memory. Against the table without counts (session 49, by hand): the
+//! zero, and a live one found again adds its count without its search. The count shares
+//! the key's word ([`packed`]), so that a slot takes no more memory than without: a
+//! key and its count side by side in two words took the one-sided 18x5 on one thread
+//! 3.08 s and 332 MB against 2.49 s and 168 MB, the 15x6 on two 8.19 s and 268 M
+//! placements against 7.80 s and 242 M (session 50, AMD EPYC, 3 to 5 runs each,
+//! interleaved). Against the table without counts (session 49, by hand): the
 //! one-sided 18x5 on one thread 3.97 -> 3.59 s (55.4 -> 41.9 M placements), the 15x6 on
 //! two 11.21 -> 10.65 s; the 10x9 the same. The cubes' states are rarely reached twice
 //! with solutions (under 1 % fewer placements with a table that forgets nothing), and
@@ -46,8 +50,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, TryLockError};
-
-use portable_atomic::AtomicU128;
 
 use super::bits::Word;
 use super::isa::prefetch;
@@ -136,7 +138,7 @@ impl<W: Word> DeadStates<W> {
 
     /// A table of at most `bytes` for pieces with these copies of each shape, with keys
     /// of `one_word` where the code of the pieces left leaves room ([`Memo::new`]), and
-    /// beside them the count of each state's completions where `counts` asks for them,
+    /// with them the count of each state's completions where `counts` asks for them,
     /// moving to the run's table of `share` once grown ([`Memo::grow`]);
     /// `None` where none is [`possible`](DeadStates::possible) or `bytes` is too few.
     pub fn new(
@@ -327,109 +329,51 @@ const FLUSH: u64 = 1 << 10;
 /// The table of dead states of one word, shared by a run's threads ([`RunShare`]): the
 /// one they store in now, replaced by one four times larger, its states moved over, each
 /// time it has taken as many states as it holds, as a thread's own table grows
-/// ([`Memo::grow`]). A slot is one key ([`Memo::key`]), or a key and its count in one
-/// 128-bit word, read and written whole, so that a thread never sees a state half written
-/// by another; a state stored by one is known to all, since whether a state has a
+/// ([`Memo::grow`]). A slot is one 64-bit word ([`packed`]: the state's key and its
+/// count), read and written whole, so that a thread never sees a state half written by
+/// another; a state stored by one is known to all, since whether a state has a
 /// completion, and how many, does not depend on the path to it.
 struct Shared {
     current: Mutex<Arc<SharedTable>>,
 }
 
-/// One size of a [`Shared`] table: its slots, and the states stored in it as the threads
-/// have counted them so far ([`FLUSH`]).
+/// One size of a [`Shared`] table: its slots ([`packed`]), and the states stored in it as
+/// the threads have counted them so far ([`FLUSH`]).
 struct SharedTable {
-    slots: SharedSlots,
+    slots: Vec<AtomicU64>,
     stored: AtomicU64,
 }
 
-/// The slots of a [`SharedTable`]: a key each, or where the table keeps counts a key and
-/// its count in one 128-bit word (the count in the high half).
-enum SharedSlots {
-    Keys(Vec<AtomicU64>),
-    Pairs(Vec<AtomicU128>),
-}
-
 impl SharedTable {
-    fn new(bits: u32, counts: bool) -> Arc<SharedTable> {
-        let slots = if counts {
-            SharedSlots::Pairs(zeroed_atomic(1 << bits))
-        } else {
-            SharedSlots::Keys(zeroed_atomic(1 << bits))
-        };
+    fn new(bits: u32) -> Arc<SharedTable> {
         Arc::new(SharedTable {
-            slots,
+            slots: zeroed_atomic(1 << bits),
             stored: AtomicU64::new(0),
         })
     }
 
-    /// The slots' number.
-    fn len(&self) -> usize {
-        match &self.slots {
-            SharedSlots::Keys(keys) => keys.len(),
-            SharedSlots::Pairs(pairs) => pairs.len(),
-        }
-    }
-
     /// The slots' number, as a power of two.
     fn bits(&self) -> u32 {
-        self.len().ilog2()
+        self.slots.len().ilog2()
     }
 
-    /// The key in slot `at` (zero for none), and its count.
-    #[inline(always)]
-    fn get(&self, at: usize) -> (u64, u64) {
-        match &self.slots {
-            SharedSlots::Keys(keys) => (keys[at].load(Relaxed), 0),
-            SharedSlots::Pairs(pairs) => {
-                let pair = pairs[at].load(Relaxed);
-                (pair as u64, (pair >> 64) as u64)
-            }
-        }
-    }
-
-    /// Stores `key` and its `count` in slot `at`.
-    #[inline(always)]
-    fn put(&self, at: usize, key: u64, count: u64) {
-        match &self.slots {
-            SharedSlots::Keys(keys) => keys[at].store(key, Relaxed),
-            SharedSlots::Pairs(pairs) => {
-                pairs[at].store(u128::from(count) << 64 | u128::from(key), Relaxed)
-            }
-        }
-    }
-
-    /// Asks for slot `at` in the cache, if it is one of the table's.
-    #[inline(always)]
-    fn prefetch(&self, at: usize) {
-        match &self.slots {
-            SharedSlots::Keys(keys) => {
-                if let Some(slot) = keys.get(at) {
-                    prefetch(slot);
-                }
-            }
-            SharedSlots::Pairs(pairs) => {
-                if let Some(slot) = pairs.get(at) {
-                    prefetch(slot);
-                }
-            }
-        }
-    }
-
-    /// Stores `states` (one-word keys, zero for none, and their counts) in their slots;
-    /// counted as stored.
+    /// Stores `states` (their mixed keys and tags, [`unpacked`]) in their slots; counted as
+    /// stored.
     fn take(&self, states: impl Iterator<Item = (u64, u64)>) {
         let bits = self.bits();
         let mut taken = 0;
-        for (key, count) in states.filter(|&(key, _)| key != 0) {
-            self.put(key_slot(bits, key), key, count);
+        for (mixed, tag) in states {
+            self.slots[slot_of_mixed(bits, mixed)].store(packed(bits, mixed, tag), Relaxed);
             taken += 1;
         }
         self.stored.fetch_add(taken, Relaxed);
     }
 
-    /// Every slot's key and count.
+    /// Every state held: its mixed key and tag ([`unpacked`]).
     fn states(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        (0..self.len()).map(|at| self.get(at))
+        let bits = self.bits();
+        let slots = self.slots.iter().enumerate();
+        slots.filter_map(move |(at, slot)| unpacked(bits, at, slot.load(Relaxed)))
     }
 }
 
@@ -438,10 +382,8 @@ impl SharedTable {
 /// # Safety
 /// Only for types of which that is true.
 unsafe trait ZeroAtomic {}
-// SAFETY: both have the size and bits of their integer, and zero is a value of it.
+// SAFETY: it has the size and bits of its integer, and zero is a value of it.
 unsafe impl ZeroAtomic for AtomicU64 {}
-// SAFETY: as above.
-unsafe impl ZeroAtomic for AtomicU128 {}
 
 /// `n` atomic words, zero, as [`zeroed`]'s are (untouched, on huge pages where large):
 /// made one by one, the shared table of the one-sided 15x6 (1 GiB) would be written
@@ -467,11 +409,45 @@ fn zeroed_atomic<A: ZeroAtomic>(n: usize) -> Vec<A> {
     words
 }
 
-/// The slot of a one-word key ([`Memo::key`]), in a table of `2^bits` slots.
+/// A one-word key ([`Memo::key`]) mixed: a bijection, so that two keys never share their
+/// mixed form, whose high bits spread the keys over a table's slots ([`slot_of_mixed`]).
 #[inline(always)]
-fn key_slot(bits: u32, key: u64) -> usize {
+fn mixed(key: u64) -> u64 {
     let h = (key ^ key >> 31).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    ((h ^ h >> 29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f) >> (64 - bits)) as usize
+    (h ^ h >> 29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+}
+
+/// The slot of a mixed key in a table of `2^bits` slots: its top `bits` bits.
+#[inline(always)]
+fn slot_of_mixed(bits: u32, mixed: u64) -> usize {
+    (mixed >> (64 - bits)) as usize
+}
+
+/// The word a table of `2^bits` slots holds for a state: in the low `64 - bits` bits, its
+/// mixed key's (whose top `bits` bits are its slot's number, so that the word and the
+/// slot give back the whole of it); in the top `bits` bits its tag, the count of its
+/// completions plus one (zero: an empty slot). Half the memory of a key and a count side
+/// by side, and a slot of the run's table is one 64-bit atomic word. A count needs
+/// `bits` bits: a table of 4096 slots keeps counts below 4095, a table of 128 MiB below
+/// 2^24 - 1.
+#[inline(always)]
+fn packed(bits: u32, mixed: u64, tag: u64) -> u64 {
+    tag << (64 - bits) | mixed & (u64::MAX >> bits)
+}
+
+/// A slot's state, as [`packed`] it in slot `at` of a table of `2^bits` slots: its mixed
+/// key and its tag; `None` for an empty slot.
+#[inline(always)]
+fn unpacked(bits: u32, at: usize, word: u64) -> Option<(u64, u64)> {
+    let tag = word >> (64 - bits);
+    (tag != 0).then(|| ((at as u64) << (64 - bits) | word & (u64::MAX >> bits), tag))
+}
+
+/// The tag ([`packed`]) of a state with `count` completions, where a table of `2^bits`
+/// slots has room for it.
+#[inline(always)]
+fn tag_of(bits: u32, count: u64) -> Option<u64> {
+    count.checked_add(1).filter(|&tag| tag >> bits == 0)
 }
 
 /// A solver's place in a run's [`RunShare`] tables: the run's, and its word's first cell.
@@ -483,14 +459,13 @@ pub struct Memo<W: Word> {
     share: Option<Joined>,
     /// Once moved, the run's table and the size of it stored in, and `slots` is empty.
     shared: Option<(Arc<Shared>, Arc<SharedTable>)>,
-    /// [`Memo::stride`] words a slot. With keys of one word ([`Memo::key`]) the key,
-    /// never zero, then its count where the table keeps counts; else the pieces left
-    /// (their code, never zero in a stored state: zero marks an empty slot), then the
-    /// occupancy's 64-bit limbs.
+    /// [`Memo::stride`] words a slot. With keys of one word ([`Memo::key`]) the key and
+    /// its count in one word ([`packed`]); else the pieces left (their code, never zero
+    /// in a stored state: zero marks an empty slot), then the occupancy's 64-bit limbs.
     slots: Vec<u64>,
     /// The cells of a one-word key's window; 0 for wide slots.
     window: u32,
-    /// Whether each key has the count of the state's completions beside it (keys of one
+    /// Whether each key has the count of the state's completions with it (keys of one
     /// word only): else every state stored is dead.
     counts: bool,
     bits: u32,
@@ -514,10 +489,10 @@ impl<W: Word> Memo<W> {
 
     /// A table that grows to at most `bytes`: with keys of one word ([`Memo::key`])
     /// where they are asked for, with codes of the pieces left of `code_bits` bits, and
-    /// these leave a window of [`LEAST_WINDOW`] cells or more, and their counts beside
-    /// them where `counts` asks for them; else wide slots (none when `bytes` is less than
-    /// the first table, or the word is wider than 128 bits). A table of one-word keys
-    /// moves to the run's of `share` once grown ([`Memo::grow`]).
+    /// these leave a window of [`LEAST_WINDOW`] cells or more, and their counts with them
+    /// where `counts` asks for them ([`packed`]); else wide slots (none when `bytes` is
+    /// less than the first table, or the word is wider than 128 bits). A table of
+    /// one-word keys moves to the run's of `share` once grown ([`Memo::grow`]).
     pub fn new(
         bytes: u64,
         code_bits: Option<u32>,
@@ -528,8 +503,7 @@ impl<W: Word> Memo<W> {
             .map(|bits| (64 - CELL_BITS).saturating_sub(bits))
             .filter(|&window| window >= LEAST_WINDOW)
             .unwrap_or(0);
-        let counts = counts && window != 0;
-        let stride = Self::stride_of(window, counts);
+        let stride = if window != 0 { 1 } else { Self::WIDE };
         let slots = bytes / (stride * 8) as u64;
         if !Self::KEYS || slots < 1 << FIRST_BITS {
             return None;
@@ -539,7 +513,7 @@ impl<W: Word> Memo<W> {
             shared: None,
             slots: zeroed(stride << FIRST_BITS),
             window,
-            counts,
+            counts: counts && window != 0,
             bits: FIRST_BITS,
             most_bits: slots.ilog2(),
             stored: 0,
@@ -558,25 +532,19 @@ impl<W: Word> Memo<W> {
         ((self.stride() * 8) as u64) << self.most_bits
     }
 
-    /// The words of a slot: with keys of one word 1, or 2 with their counts; else
-    /// [`Memo::WIDE`].
+    /// The words of a slot: 1 with keys of one word, else [`Memo::WIDE`].
     fn stride(&self) -> usize {
-        Self::stride_of(self.window, self.counts)
-    }
-
-    fn stride_of(window: u32, counts: bool) -> usize {
-        match (window, counts) {
-            (0, _) => Self::WIDE,
-            (_, false) => 1,
-            (_, true) => 2,
+        if self.window != 0 {
+            1
+        } else {
+            Self::WIDE
         }
     }
 
     /// The state as one word, where its filled cells are all before its first open
     /// cell or within the `window` cells after it: the code, the first open cell and the
     /// window, from the high bits down. The code's bits leave room for the rest
-    /// ([`Memo::new`]), so that no two states share a key, and it is not zero in a stored
-    /// state, nor then is the key.
+    /// ([`Memo::new`]), so that no two states share a key.
     #[inline(always)]
     fn key(&self, occ: W, code: u64) -> Option<u64> {
         let x = occ.low_u128();
@@ -602,17 +570,6 @@ impl<W: Word> Memo<W> {
         (h >> (64 - bits)) as usize
     }
 
-    /// The slot of a state: by its one-word key where the table has them, `None` where
-    /// the state has none.
-    #[inline(always)]
-    fn slot_of(&self, occ: W, code: u64) -> Option<usize> {
-        if self.window != 0 {
-            Some(key_slot(self.bits, self.key(occ, code)?))
-        } else {
-            Some(Self::slot(self.bits, Self::limbs(occ), code))
-        }
-    }
-
     /// The completions of the state (`occ` filled, `code` the pieces left), where it is
     /// stored: zero if it is dead (and in a table without counts, every state stored is).
     #[inline(always)]
@@ -621,16 +578,14 @@ impl<W: Word> Memo<W> {
             return None;
         }
         if self.window != 0 {
-            let key = self.key(occ, code)?;
-            let at = key_slot(self.bits, key);
-            let (stored, count) = match &self.shared {
-                Some((_, shared)) => shared.get(at),
-                None => {
-                    let s = &self.slots[at * self.stride()..];
-                    (s[0], if self.counts { s[1] } else { 0 })
-                }
+            let mixed = mixed(self.key(occ, code)?);
+            let at = slot_of_mixed(self.bits, mixed);
+            let word = match &self.shared {
+                Some((_, shared)) => shared.slots[at].load(Relaxed),
+                None => self.slots[at],
             };
-            return (stored == key).then_some(count);
+            let (stored, tag) = unpacked(self.bits, at, word)?;
+            return (stored == mixed).then(|| tag - 1);
         }
         let limbs = Self::limbs(occ);
         let at = Self::slot(self.bits, limbs, code) * Self::WIDE;
@@ -647,43 +602,43 @@ impl<W: Word> Memo<W> {
     /// [`DeadStates::prefetch`].
     #[inline(always)]
     pub fn prefetch(&self, occ: W, code: u64) {
-        let Some(at) = self.slot_of(occ, code) else {
-            return;
-        };
-        match &self.shared {
-            Some((_, shared)) => shared.prefetch(at),
-            None => {
-                if let Some(slot) = self.slots.get(at * self.stride()) {
-                    prefetch(slot);
-                }
-            }
-        }
-    }
-
-    /// Records a state (`code` not zero) and its completions: zero for a dead state, the
-    /// only kind a table without counts takes.
-    #[inline(always)]
-    pub fn store(&mut self, occ: W, code: u64, count: u64) {
-        debug_assert!(code != 0 && (count == 0 || self.counts));
         if self.window != 0 {
             let Some(key) = self.key(occ, code) else {
                 return;
             };
-            let at = key_slot(self.bits, key);
+            let at = slot_of_mixed(self.bits, mixed(key));
+            match &self.shared {
+                Some((_, shared)) => prefetch(&shared.slots[at]),
+                None => prefetch(&self.slots[at]),
+            }
+        } else {
+            let at = Self::slot(self.bits, Self::limbs(occ), code) * Self::WIDE;
+            prefetch(&self.slots[at]);
+        }
+    }
+
+    /// Records a state (`code` not zero) and its completions: zero for a dead state, the
+    /// only kind a table without counts takes. A count the table has no room for
+    /// ([`packed`]) is not recorded.
+    #[inline(always)]
+    pub fn store(&mut self, occ: W, code: u64, count: u64) {
+        debug_assert!(code != 0 && (count == 0 || self.counts));
+        if self.window != 0 {
+            let (Some(key), Some(tag)) = (self.key(occ, code), tag_of(self.bits, count)) else {
+                return;
+            };
+            let mixed = mixed(key);
+            let at = slot_of_mixed(self.bits, mixed);
+            let word = packed(self.bits, mixed, tag);
             if let Some((_, shared)) = &self.shared {
-                shared.put(at, key, count);
+                shared.slots[at].store(word, Relaxed);
                 self.stored += 1;
                 if self.stored.is_multiple_of(FLUSH as usize) {
                     self.flush();
                 }
                 return;
             }
-            let (counts, stride) = (self.counts, self.stride());
-            let s = &mut self.slots[at * stride..];
-            s[0] = key;
-            if counts {
-                s[1] = count;
-            }
+            self.slots[at] = word;
         } else {
             let limbs = Self::limbs(occ);
             let at = Self::slot(self.bits, limbs, code) * Self::WIDE;
@@ -697,6 +652,13 @@ impl<W: Word> Memo<W> {
         }
     }
 
+    /// The states of a table of one-word keys: their mixed keys and tags ([`unpacked`]).
+    fn states(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let bits = self.bits;
+        let slots = self.slots.iter().enumerate();
+        slots.filter_map(move |(at, &word)| unpacked(bits, at, word))
+    }
+
     /// Four times the slots, the states stored so far moved over; or, where the solver
     /// joined a run's [`RunShare`] tables, the run's table for its word instead of growing
     /// past [`SHARE_FROM`]: the threads' tables together, so that each thread's states
@@ -705,16 +667,15 @@ impl<W: Word> Memo<W> {
     fn grow(&mut self) {
         let bits = (self.bits + 2).min(self.most_bits);
         if let Some((run, first_cell)) = self.share.take() {
-            if ((self.stride() * 8) as u64) << bits > SHARE_FROM {
+            if 8u64 << bits > SHARE_FROM {
                 let threads = run.threads().ilog2();
                 let start = || Shared {
-                    current: Mutex::new(SharedTable::new(bits + threads, self.counts)),
+                    current: Mutex::new(SharedTable::new(bits + threads)),
                 };
                 if let Some(shared) = run.table(first_cell, start) {
                     let table = Arc::clone(&lock(&shared.current));
-                    let slots = std::mem::take(&mut self.slots);
-                    let states = slots.chunks_exact(self.stride());
-                    table.take(states.map(|s| (s[0], s.get(1).copied().unwrap_or(0))));
+                    table.take(self.states());
+                    self.slots = Vec::new();
                     self.bits = table.bits();
                     self.most_bits += threads;
                     self.stored = 0;
@@ -724,17 +685,21 @@ impl<W: Word> Memo<W> {
             }
             self.share = Some((run, first_cell));
         }
-        let stride = self.stride();
-        let old = std::mem::replace(&mut self.slots, zeroed(stride << bits));
-        for s in old.chunks_exact(stride).filter(|s| s[0] != 0) {
-            let at = if self.window != 0 {
-                key_slot(bits, s[0])
-            } else {
+        if self.window != 0 {
+            let mut slots = zeroed(1 << bits);
+            for (mixed, tag) in self.states() {
+                slots[slot_of_mixed(bits, mixed)] = packed(bits, mixed, tag);
+            }
+            self.slots = slots;
+        } else {
+            let wide = Self::WIDE;
+            let old = std::mem::replace(&mut self.slots, zeroed(wide << bits));
+            for s in old.chunks_exact(wide).filter(|s| s[0] != 0) {
                 let mut limbs = [0; 2];
                 limbs[..Self::LIMBS].copy_from_slice(&s[1..]);
-                Self::slot(bits, limbs, s[0])
-            };
-            self.slots[at * stride..(at + 1) * stride].copy_from_slice(s);
+                let at = Self::slot(bits, limbs, s[0]) * wide;
+                self.slots[at..at + wide].copy_from_slice(s);
+            }
         }
         self.bits = bits;
         self.stored = 0;
@@ -751,7 +716,7 @@ impl<W: Word> Memo<W> {
             return;
         };
         let stored = table.stored.fetch_add(FLUSH, Relaxed) + FLUSH;
-        let full = stored >= table.len() as u64 && self.bits < self.most_bits;
+        let full = stored >= table.slots.len() as u64 && self.bits < self.most_bits;
         let current = match shared.current.try_lock() {
             Ok(current) => Some(current),
             Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
@@ -762,7 +727,7 @@ impl<W: Word> Memo<W> {
             return;
         };
         if full && Arc::ptr_eq(&current, table) {
-            let larger = SharedTable::new((self.bits + 2).min(self.most_bits), self.counts);
+            let larger = SharedTable::new((self.bits + 2).min(self.most_bits));
             larger.take(table.states());
             *current = larger;
         }
@@ -829,6 +794,72 @@ fn huge_range(start: usize, bytes: usize) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
 
+    /// The key whose [`mixed`] form `m` is: each step of the mix undone.
+    fn unmixed(m: u64) -> u64 {
+        // The inverse of an odd number modulo 2^64, by Newton's iteration.
+        let inverse = |c: u64| {
+            (0..6).fold(c, |x, _| {
+                x.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(x)))
+            })
+        };
+        let unshift = |y: u64, s: u32| (0..64 / s).fold(y, |x, _| y ^ x >> s);
+        let h = unshift(m.wrapping_mul(inverse(0xc2b2_ae3d_27d4_eb4f)), 29);
+        unshift(h.wrapping_mul(inverse(0x9e37_79b9_7f4a_7c15)), 31)
+    }
+
+    /// Whether the run's `table` holds the state of one-word key `key`.
+    fn holds(table: &SharedTable, key: u64) -> bool {
+        let (m, bits) = (mixed(key), table.bits());
+        let at = slot_of_mixed(bits, m);
+        unpacked(bits, at, table.slots[at].load(Relaxed)).is_some_and(|(s, _)| s == m)
+    }
+
+    #[test]
+    fn a_slot_packs_a_whole_key_and_its_count() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..10_000 {
+            let key = rng.next_u64();
+            assert_eq!(unmixed(mixed(key)), key);
+            for bits in [12, 20, 30] {
+                let m = mixed(key);
+                let count = rng.next_u64() % ((1 << bits) - 1);
+                let at = slot_of_mixed(bits, m);
+                let tag = tag_of(bits, count).expect("room for a count below 2^bits - 1");
+                assert_eq!(
+                    unpacked(bits, at, packed(bits, m, tag)),
+                    Some((m, count + 1))
+                );
+            }
+        }
+        // No room for a count of 2^bits - 1 or more; an empty slot holds no state.
+        assert_eq!(tag_of(12, 4094), Some(4095));
+        assert_eq!(tag_of(12, 4095), None);
+        assert_eq!(tag_of(12, u64::MAX), None);
+        assert_eq!(unpacked(12, 5, 0), None);
+    }
+
+    #[test]
+    fn a_count_is_kept_only_where_the_table_has_room_for_it() {
+        let mut memo = Memo::<u128>::new(1 << 30, Some(18), true, None).unwrap();
+        // 4096 slots at first: counts up to 4094.
+        memo.store(0b1, 5, 4094);
+        memo.store(0b11, 5, 4095);
+        assert_eq!((memo.find(0b1, 5), memo.find(0b11, 5)), (Some(4094), None));
+        // Grown to 2^14 slots, up to 2^14 - 2.
+        let mut k = 1u128;
+        while memo.bits < 14 {
+            k += 1;
+            memo.store(k << 20, 9, 0);
+        }
+        assert_eq!(memo.find(0b1, 5), Some(4094));
+        memo.store(0b11, 5, 4095);
+        memo.store(0b111, 5, (1 << 14) - 1);
+        assert_eq!(
+            (memo.find(0b11, 5), memo.find(0b111, 5)),
+            (Some(4095), None)
+        );
+    }
+
     /// A state is found under its whole key alone: `far` is a cell of `memo`'s word.
     /// (With `count` its completions, where `memo` keeps counts.)
     fn found_under_its_whole_key(mut memo: Memo<u128>, far: u32, count: u64) {
@@ -851,13 +882,13 @@ mod tests {
     #[test]
     fn a_state_is_found_only_under_its_whole_key() {
         // Codes of 18 bits: keys of one word, with a window of 38 cells; with their
-        // counts beside them, a slot of two words.
+        // counts, still one word a slot.
         let memo = Memo::<u128>::new(1 << 20, Some(18), false, None).unwrap();
         assert_eq!((memo.stride(), memo.window), (1, 38));
         found_under_its_whole_key(memo, 40, 0);
         let memo = Memo::<u128>::new(1 << 20, Some(18), true, None).unwrap();
-        assert_eq!((memo.stride(), memo.window, memo.counts), (2, 38, true));
-        found_under_its_whole_key(memo, 40, 12345);
+        assert_eq!((memo.stride(), memo.window, memo.counts), (1, 38, true));
+        found_under_its_whole_key(memo, 40, 4000);
         // Codes of 50 bits: wide slots, any cell, and no counts even where asked for.
         let memo = Memo::<u128>::new(1 << 20, Some(50), false, None).unwrap();
         assert_eq!((memo.stride(), memo.window), (3, 0));
@@ -1065,7 +1096,7 @@ mod tests {
         assert!(!b.dead(state(k), 5));
         let shared = run_table(&a);
         // The slots both threads' tables would have grown to.
-        assert_eq!(shared.len() as u64, 2 * moves_at());
+        assert_eq!(shared.slots.len() as u64, 2 * moves_at());
         // Its states moved over (those a collision had not overwritten), counted.
         let moved = shared.stored.load(Relaxed);
         assert!(moved > k / 2 && moved <= k);
@@ -1096,8 +1127,8 @@ mod tests {
         assert!(wide.share.is_none());
     }
 
-    /// Two threads' tables that keep counts move to a run's table of key and count pairs,
-    /// where each finds the other's counts, whole: storing and finding at once, neither
+    /// Two threads' tables that keep counts move to a run's table of keys with their
+    /// counts, where each finds the other's counts, whole: storing and finding at once, neither
     /// ever finds a count another state stored.
     #[test]
     fn the_threads_of_a_run_share_their_counts_whole() {
@@ -1115,10 +1146,8 @@ mod tests {
             a.store(state(k), 5, count(k, 5));
         }
         let shared = run_table(&a);
-        // (Slots of two words move at the same size as those of one: see `moves_at`.)
-        assert!(
-            matches!(shared.slots, SharedSlots::Pairs(_)) && shared.len() as u64 == 2 * moves_at()
-        );
+        // (Slots with counts are one word too, and move at the same size.)
+        assert_eq!(shared.slots.len() as u64, 2 * moves_at());
         assert_eq!(a.find(state(k), 5), Some(count(k, 5)));
         assert_eq!(b.find(state(k), 5), None);
         let mut j = 0;
@@ -1172,33 +1201,28 @@ mod tests {
             a.store(state(k), 5, 0);
         }
         let first = run_table(&a);
-        assert_eq!(first.len() as u64, 2 * moves_at());
+        assert_eq!(first.slots.len() as u64, 2 * moves_at());
         // `a` fills the table to a flush short of full.
-        let len = first.len() as u64;
+        let len = first.slots.len() as u64;
         while !(first.stored.load(Relaxed) + FLUSH >= len && a.stored as u64 % FLUSH == FLUSH - 1) {
             k += 1;
             a.store(state(k), 5, 0);
         }
-        let held: Vec<u64> = first
-            .states()
-            .map(|(key, _)| key)
-            .filter(|&key| key != 0)
-            .collect();
+        let held: Vec<u64> = first.states().map(|(m, _)| unmixed(m)).collect();
         // Its next state fills it: it grows fourfold, the states of both moved over, but
-        // for the few a collision overwrites (the code of the pieces left is a key's top
+        // for the one that state may have taken the slot of in the first (a state's slot
+        // in the larger table is its slot in the first and two bits more of its mixed
+        // key, so that none takes another's; the code of the pieces left is a key's top
         // 18 bits).
         k += 1;
         a.store(state(k), 5, 0);
         let larger = run_table(&a);
-        assert_eq!(larger.len(), 4 * first.len());
-        let bits = larger.bits();
+        assert_eq!(larger.slots.len(), 4 * first.slots.len());
         for code in [5, 6] {
             let of = held.iter().filter(|&&key| key >> 46 == code);
-            let kept = of
-                .clone()
-                .filter(|&&key| larger.get(key_slot(bits, key)).0 == key);
+            let kept = of.clone().filter(|&&key| holds(&larger, key));
             let (of, kept) = (of.count(), kept.count());
-            assert!(of > 1000 && kept * 10 > of * 8, "{code}: {kept} of {of}");
+            assert!(of > 1000 && kept + 1 >= of, "{code}: {kept} of {of}");
         }
         assert!(a.dead(state(k), 5));
         // A state of `a`'s still held (its key's low 38 bits: the cells after the first
@@ -1215,11 +1239,11 @@ mod tests {
         }
         assert!(Arc::ptr_eq(&run_table(&b), &larger) && b.dead(state(k), 5));
         // It grows no further than the threads' memory together.
-        for i in 0..larger.len() as u64 * 2 {
+        for i in 0..larger.slots.len() as u64 * 2 {
             a.store(state(1 << 31 | i), 5, 0);
         }
         assert!(Arc::ptr_eq(&run_table(&a), &larger));
-        assert_eq!(larger.len() as u64 * 8, 2 * bytes);
+        assert_eq!(larger.slots.len() as u64 * 8, 2 * bytes);
     }
 
     #[test]
