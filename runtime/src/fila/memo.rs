@@ -377,27 +377,20 @@ impl SharedTable {
     }
 }
 
-/// An atomic integer, whose bits all zero are a valid value (zero).
-///
-/// # Safety
-/// Only for types of which that is true.
-unsafe trait ZeroAtomic {}
-// SAFETY: it has the size and bits of its integer, and zero is a value of it.
-unsafe impl ZeroAtomic for AtomicU64 {}
-
 /// `n` atomic words, zero, as [`zeroed`]'s are (untouched, on huge pages where large):
 /// made one by one, the shared table of the one-sided 15x6 (1 GiB) would be written
 /// whole before its first state.
-fn zeroed_atomic<A: ZeroAtomic>(n: usize) -> Vec<A> {
-    let layout = std::alloc::Layout::array::<A>(n).expect("a table within memory");
+fn zeroed_atomic(n: usize) -> Vec<AtomicU64> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("a table within memory");
     if layout.size() == 0 {
         return Vec::new();
     }
     // SAFETY: the layout is not empty; the memory, from the global allocator with the
-    // layout of `n` atomic words, is zero, a valid `A` ([`ZeroAtomic`]); and the vector,
-    // of capacity `n` and length `n`, owns it and frees it with the same layout.
+    // layout of `n` atomic words, is zero, a valid `AtomicU64` (it has the size and the
+    // bits of a `u64`); and the vector, of capacity `n` and length `n`, owns it and frees
+    // it with the same layout.
     let words = unsafe {
-        let words = std::alloc::alloc_zeroed(layout).cast::<A>();
+        let words = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
         if words.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
