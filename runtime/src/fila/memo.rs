@@ -1121,8 +1121,8 @@ mod tests {
     }
 
     /// Two threads' tables that keep counts move to a run's table of keys with their
-    /// counts, where each finds the other's counts, whole: storing and finding at once, neither
-    /// ever finds a count another state stored.
+    /// counts, where each finds the other's counts, whole: storing and finding at once,
+    /// neither ever finds a count another state stored.
     #[test]
     fn the_threads_of_a_run_share_their_counts_whole() {
         let run = RunShare::new(2);
