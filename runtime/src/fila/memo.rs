@@ -357,23 +357,20 @@ impl SharedTable {
         self.slots.len().ilog2()
     }
 
-    /// Stores `states` (their mixed keys and tags, [`unpacked`]) in their slots; counted as
-    /// stored.
-    fn take(&self, states: impl Iterator<Item = (u64, u64)>) {
-        let bits = self.bits();
+    /// Stores the states of a table of `2^bits` slots (its words, slot by slot: see
+    /// [`moved`]); counted as stored.
+    fn take(&self, bits: u32, words: impl Iterator<Item = u64>) {
         let mut taken = 0;
-        for (mixed, tag) in states {
-            self.slots[slot_of_mixed(bits, mixed)].store(packed(bits, mixed, tag), Relaxed);
+        for (at, word) in moved(bits, words, self.bits()) {
+            self.slots[at].store(word, Relaxed);
             taken += 1;
         }
         self.stored.fetch_add(taken, Relaxed);
     }
 
-    /// Every state held: its mixed key and tag ([`unpacked`]).
-    fn states(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let bits = self.bits();
-        let slots = self.slots.iter().enumerate();
-        slots.filter_map(move |(at, slot)| unpacked(bits, at, slot.load(Relaxed)))
+    /// Its slots' words.
+    fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.slots.iter().map(|slot| slot.load(Relaxed))
     }
 }
 
@@ -434,6 +431,20 @@ fn packed(bits: u32, mixed: u64, tag: u64) -> u64 {
 fn unpacked(bits: u32, at: usize, word: u64) -> Option<(u64, u64)> {
     let tag = word >> (64 - bits);
     (tag != 0).then(|| ((at as u64) << (64 - bits) | word & (u64::MAX >> bits), tag))
+}
+
+/// The states that `words`, the slots of a table of `2^bits` one-word slots in order,
+/// hold, each as its slot and its word in a table of `2^to` slots (`to` at least `bits`:
+/// the slot's number gives back the top of the mixed key, [`packed`]).
+fn moved(
+    bits: u32,
+    words: impl Iterator<Item = u64>,
+    to: u32,
+) -> impl Iterator<Item = (usize, u64)> {
+    let states = words
+        .enumerate()
+        .filter_map(move |(at, word)| unpacked(bits, at, word));
+    states.map(move |(mixed, tag)| (slot_of_mixed(to, mixed), packed(to, mixed, tag)))
 }
 
 /// The tag ([`packed`]) of a state with `count` completions, where a table of `2^bits`
@@ -645,13 +656,6 @@ impl<W: Word> Memo<W> {
         }
     }
 
-    /// The states of a table of one-word keys: their mixed keys and tags ([`unpacked`]).
-    fn states(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let bits = self.bits;
-        let slots = self.slots.iter().enumerate();
-        slots.filter_map(move |(at, &word)| unpacked(bits, at, word))
-    }
-
     /// Four times the slots, the states stored so far moved over; or, where the solver
     /// joined a run's [`RunShare`] tables, the run's table for its word instead of growing
     /// past [`SHARE_FROM`]: the threads' tables together, so that each thread's states
@@ -667,8 +671,7 @@ impl<W: Word> Memo<W> {
                 };
                 if let Some(shared) = run.table(first_cell, start) {
                     let table = Arc::clone(&lock(&shared.current));
-                    table.take(self.states());
-                    self.slots = Vec::new();
+                    table.take(self.bits, std::mem::take(&mut self.slots).into_iter());
                     self.bits = table.bits();
                     self.most_bits += threads;
                     self.stored = 0;
@@ -679,11 +682,10 @@ impl<W: Word> Memo<W> {
             self.share = Some((run, first_cell));
         }
         if self.window != 0 {
-            let mut slots = zeroed(1 << bits);
-            for (mixed, tag) in self.states() {
-                slots[slot_of_mixed(bits, mixed)] = packed(bits, mixed, tag);
+            let old = std::mem::replace(&mut self.slots, zeroed(1 << bits));
+            for (at, word) in moved(self.bits, old.into_iter(), bits) {
+                self.slots[at] = word;
             }
-            self.slots = slots;
         } else {
             let wide = Self::WIDE;
             let old = std::mem::replace(&mut self.slots, zeroed(wide << bits));
@@ -721,7 +723,7 @@ impl<W: Word> Memo<W> {
         };
         if full && Arc::ptr_eq(&current, table) {
             let larger = SharedTable::new((self.bits + 2).min(self.most_bits));
-            larger.take(table.states());
+            larger.take(table.bits(), table.words());
             *current = larger;
         }
         if !Arc::ptr_eq(&current, table) {
@@ -1201,7 +1203,11 @@ mod tests {
             k += 1;
             a.store(state(k), 5, 0);
         }
-        let held: Vec<u64> = first.states().map(|(m, _)| unmixed(m)).collect();
+        let bits = first.bits();
+        let held: Vec<u64> = (first.words().enumerate())
+            .filter_map(|(at, word)| unpacked(bits, at, word))
+            .map(|(m, _)| unmixed(m))
+            .collect();
         // Its next state fills it: it grows fourfold, the states of both moved over, but
         // for the one that state may have taken the slot of in the first (a state's slot
         // in the larger table is its slot in the first and two bits more of its mixed
