@@ -95,6 +95,25 @@ pub struct Estimate {
     pub seconds: Option<f64>,
 }
 
+/// What `--estimate`'s short run of the search itself found (`driver::short_run`): the
+/// search as a run with `--progress` makes it, with its table of dead states (whose
+/// savings the walks do not see) and the run's threads, for a while, extrapolated as the
+/// progress display's time left is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShortRun {
+    pub threads: usize,
+    /// Seconds from the start of the short run to its last subtree finished: the split
+    /// and the progress display's walks, then the search.
+    pub seconds: f64,
+    /// The fraction of the walks' estimated work in the subtrees finished (1: all).
+    pub fraction: f64,
+    /// The whole run's wall time, placements that fit and solutions: extrapolated, or
+    /// counted where every subtree was finished.
+    pub run_seconds: f64,
+    pub fits: f64,
+    pub solutions: f64,
+}
+
 /// The subtrees of a sample of `n` out of `total`, spread evenly.
 fn sample(total: usize, n: usize) -> Vec<usize> {
     let n = n.min(total);

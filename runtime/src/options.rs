@@ -318,6 +318,14 @@ pub struct Options {
           default_missing_value = "32")]
     pub estimate: Option<usize>,
 
+    /// With --estimate, where the solver keeps a table of dead states (whose savings
+    /// Knuth's walks do not see): also run the search itself for up to SECONDS, as a run
+    /// with --progress would, and extrapolate the run's time, placements and solutions
+    /// as the progress display's time left is (0: no such run) [default: a tenth of the
+    /// walks' estimate of the run's time, at most 60]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub estimate_run: Option<std::time::Duration>,
+
     /// With --estimate: split the search and walk it without the volume and parity
     /// backtracks, and apply them only in the sampled subtrees, so that estimates with
     /// different backtracks share their subtrees and compare pairwise (for tuning; the

@@ -12,8 +12,13 @@ use crate::options::Options;
 
 enum Display {
     Off,
+    /// Nothing shown, the history kept: `--estimate`'s short run ([`Progress::hidden`]).
+    Hidden,
     Bar(ProgressBar),
-    Lines { next_tenth: u32, last: Instant },
+    Lines {
+        next_tenth: u32,
+        last: Instant,
+    },
 }
 
 /// The progress of one run.
@@ -59,6 +64,25 @@ impl Progress {
     /// is not quiet.
     pub fn wanted(options: &Options) -> bool {
         options.progress || (!options.quiet && std::io::stderr().is_terminal())
+    }
+
+    /// Progress that shows nothing but keeps its history, for [`Progress::projection`]:
+    /// `--estimate`'s short run of the search.
+    pub fn hidden(weights: &[f64], mine: &[usize], keeps_dead_states: bool) -> Progress {
+        let total = mine
+            .iter()
+            .map(|&k| weights.get(k).copied().unwrap_or(0.0))
+            .sum();
+        Progress {
+            display: Display::Hidden,
+            weights: weights.to_vec(),
+            total,
+            done: 0.0,
+            subtrees: mine.len(),
+            start: Instant::now(),
+            history: vec![(0.0, 0.0)],
+            keeps_dead_states,
+        }
     }
 
     /// `weights` has one estimate per subtree; `mine` are this run's subtrees, `done`
@@ -124,13 +148,25 @@ impl Progress {
     /// when the solver keeps dead states, as the later three quarters show it quickening
     /// ([`time_left_quickening`]).
     pub fn eta(&self) -> Option<Duration> {
-        let now = self.start.elapsed().as_secs_f64();
-        let left = if self.keeps_dead_states {
+        let left = self.left_at(self.start.elapsed().as_secs_f64());
+        Duration::try_from_secs_f64(left?).ok()
+    }
+
+    /// The seconds left `now` seconds in, as [`Progress::eta`] shows them.
+    fn left_at(&self, now: f64) -> Option<f64> {
+        if self.keeps_dead_states {
             time_left_quickening(&self.history, now, self.total)
         } else {
             time_left(&self.history, now, self.total)
-        };
-        Duration::try_from_secs_f64(left?).ok()
+        }
+    }
+
+    /// Where the run stood when its last subtree so far was finished: the seconds from
+    /// the start to then, the fraction of the estimated work done, and the seconds left
+    /// as [`Progress::eta`] would have shown them then. `None` before any work is done.
+    pub fn projection(&self) -> Option<(f64, f64, f64)> {
+        let &(then, _) = self.history.last()?;
+        Some((then, self.fraction(), self.left_at(then)?))
     }
 
     fn message(&self, done_count: usize, solutions: u64) -> String {
@@ -148,11 +184,11 @@ impl Progress {
     fn show(&mut self, done_count: usize, solutions: u64) {
         let fraction = self.fraction();
         let message = match &self.display {
-            Display::Off => return,
+            Display::Off | Display::Hidden => return,
             _ => self.message(done_count, solutions),
         };
         match &mut self.display {
-            Display::Off => {}
+            Display::Off | Display::Hidden => {}
             Display::Bar(bar) => {
                 bar.set_position((fraction * 1000.0) as u64);
                 bar.set_message(message);
@@ -251,7 +287,25 @@ fn time_left_quickening(history: &[(f64, f64)], now: f64, total: f64) -> Option<
 
 #[cfg(test)]
 mod tests {
-    use super::{time_left, time_left_quickening};
+    use super::{time_left, time_left_quickening, Progress};
+
+    /// A hidden progress keeps its history: where the run stood at its last subtree.
+    #[test]
+    fn a_hidden_progress_projects_from_its_last_subtree() {
+        let mut p = Progress::hidden(&[1.0, 1.0, 2.0, 5.0], &[0, 1, 2], false);
+        assert_eq!(p.projection().map(|(_, x, _)| x), None);
+        p.finished(0, 1, 0);
+        p.finished(1, 2, 0);
+        let (then, fraction, left) = p.projection().unwrap();
+        assert_eq!(fraction, 0.5);
+        assert!(
+            then > 0.0 && left.is_finite() && left >= 0.0,
+            "{then} {left}"
+        );
+        p.finished(2, 3, 0);
+        let (_, fraction, left) = p.projection().unwrap();
+        assert_eq!((fraction, left), (1.0, 0.0));
+    }
 
     /// Whether `a` and `b` agree to within a millionth.
     fn close(a: Option<f64>, b: f64) -> bool {

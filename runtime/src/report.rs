@@ -11,7 +11,7 @@
 
 use std::fmt::{Display, Write as _};
 
-use crate::estimate::Estimate;
+use crate::estimate::{Estimate, ShortRun};
 use crate::info::PuzzleInfo;
 use crate::options::{Options, Shard};
 use crate::output::Stats;
@@ -176,6 +176,7 @@ pub fn format_estimate(
     plan: &Plan<'_>,
     options: &Options,
     estimate: &Estimate,
+    short: Option<&ShortRun>,
     seconds: f64,
 ) -> String {
     let comment = "an estimate, not a count: nothing was listed";
@@ -201,6 +202,29 @@ pub fn format_estimate(
     }
     if let Some(s) = estimate.seconds {
         out.kv("ESTIMATED_SECONDS", format_args!("{s:.6}"));
+    }
+    if let Some(run) = short {
+        out.comment(
+            "A short run of the search itself, as a run with --progress makes it (its table of \
+             dead states, RUN_THREADS threads): RUN_SECONDS of it, RUN_FRACTION of the walks' \
+             estimated work done;",
+        );
+        out.comment(
+            "ESTIMATED_RUN_SECONDS: the run's wall time, extrapolated as the progress display's \
+             time left (counted where RUN_FRACTION is 1, as are the fits and solutions).",
+        );
+        out.kv("RUN_THREADS", run.threads);
+        out.kv("RUN_SECONDS", format_args!("{:.6}", run.seconds));
+        out.kv("RUN_FRACTION", format_args!("{:.6}", run.fraction));
+        out.kv("ESTIMATED_RUN_FITS", format_args!("{:.0}", run.fits));
+        out.kv(
+            "ESTIMATED_RUN_SOLUTIONS",
+            format_args!("{:.0}", run.solutions),
+        );
+        out.kv(
+            "ESTIMATED_RUN_SECONDS",
+            format_args!("{:.6}", run.run_seconds),
+        );
     }
     out.kv("SECONDS", format_args!("{seconds:.6}"));
     out.0
@@ -576,7 +600,7 @@ mod tests {
             solutions: Some(5.6),
             seconds: Some(0.5),
         };
-        let text = format_estimate(&info, &plan, &options, &estimate, 0.25);
+        let text = format_estimate(&info, &plan, &options, &estimate, None, 0.25);
         let report = Report::parse(&text).unwrap();
         assert_eq!(report.estimated_fits(), Ok(123.0));
         assert_eq!(report.estimated_solutions(), Ok(6.0));
@@ -584,7 +608,7 @@ mod tests {
         assert_eq!(report.count("ESTIMATE_SAMPLE"), Ok(3));
         assert_eq!(report.fits(), Ok(Vec::new()));
         estimate.solutions = None;
-        let text = format_estimate(&info, &plan, &options, &estimate, 0.25);
+        let text = format_estimate(&info, &plan, &options, &estimate, None, 0.25);
         let report = Report::parse(&text).unwrap();
         assert_eq!(
             report.estimated_solutions().unwrap_err().to_string(),

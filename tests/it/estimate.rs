@@ -125,6 +125,79 @@ fn an_estimate_prints_its_figures_and_lists_nothing() {
         assert!(kv.get(key).is_some(), "no {key} in:\n{text}");
     }
     assert_eq!(kv.count("ESTIMATE_SAMPLE"), Ok(32));
+    // The generated solver keeps a table of dead states: a short run measures it.
+    for key in [
+        "RUN_THREADS",
+        "RUN_SECONDS",
+        "RUN_FRACTION",
+        "ESTIMATED_RUN_FITS",
+        "ESTIMATED_RUN_SOLUTIONS",
+        "ESTIMATED_RUN_SECONDS",
+    ] {
+        assert!(kv.get(key).is_some(), "no {key} in:\n{text}");
+    }
+}
+
+/// A short run that finishes every subtree counts what the run itself counts, on the
+/// same threads with the same split (a run with `--progress`): the table of dead states
+/// included, whose savings the walks do not see.
+#[test]
+fn a_short_run_that_finishes_counts_as_the_run() {
+    let exe = executable("pentomino_10x6");
+    for threads in ["1", "2"] {
+        // (`-q` for both: a run that lists its solutions keeps no counts in its table.)
+        let o = run(
+            &exe,
+            &[
+                "-q",
+                "--estimate",
+                "--estimate-run",
+                "1000",
+                "--threads",
+                threads,
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let e = report(&stdout(&o));
+        let c = run(&exe, &["-q", "-i", "--progress", "--threads", threads]);
+        assert!(c.status.success(), "{}", stderr(&c));
+        let c = report(&stdout(&c));
+        assert_eq!(e.get("RUN_FRACTION"), Some("1.000000"), "{threads} threads");
+        assert_eq!(e.get("RUN_THREADS"), Some(threads));
+        assert_eq!(
+            e.get("ESTIMATED_RUN_SOLUTIONS"),
+            Some(c.solutions().unwrap().to_string().as_str())
+        );
+        if threads == "1" {
+            // (On two threads the table's savings depend on which thread took what.)
+            assert_eq!(
+                e.get("ESTIMATED_RUN_FITS"),
+                Some(c.fits_total().unwrap().to_string().as_str())
+            );
+        }
+    }
+}
+
+/// A short run only where a run keeps a table of dead states and one is asked for.
+#[test]
+fn no_short_run_without_a_table_or_when_told() {
+    for args in [
+        vec!["--estimate", "--estimate-run", "0"],
+        vec!["--estimate", "--memo", "off"],
+        vec!["--estimate=0"],
+    ] {
+        let o = run(&executable("pentomino_10x6"), &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let kv = report(&stdout(&o));
+        assert!(kv.get("RUN_SECONDS").is_none(), "{args:?}");
+        assert!(kv.get("ESTIMATED_SECONDS").is_some() == (args[0] != "--estimate=0"));
+    }
+    let o = run(
+        &std::path::PathBuf::from(fila()),
+        &["solve", "--engine", "dlx", "--estimate", "puzzles/soma.txt"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(report(&stdout(&o)).get("RUN_SECONDS").is_none());
 }
 
 #[test]

@@ -469,6 +469,8 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
         "--threads",
         "1",
         "--estimate=4",
+        "--estimate-run",
+        "0",
         "--subtrees",
         "20000",
     ];
