@@ -198,7 +198,7 @@ const SHORT_RUN_MOST: Duration = Duration::from_secs(60);
 /// threads), listing nothing, with no subtree begun after `budget` seconds of search;
 /// then the time the whole run takes, extrapolated as the progress display's time left
 /// is, its placements at the pace of that time and its solutions at the pace of the
-/// walks' work. `None` when a signal stopped it or it finished no subtree.
+/// walks' work. `None` when it stopped (a signal, `--limit`) or finished no subtree.
 fn short_run(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
@@ -226,7 +226,8 @@ fn short_run(
             search_subtree(&shared, &totals, search, &partition.subtrees[k], k);
         }
     });
-    if shared.stop_reason() == Some(crate::search::Stop::Signal) {
+    // A signal, or `--limit` reached: the run would stop there too.
+    if shared.stop_reason().is_some() {
         return Ok(None);
     }
     let totals = totals.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -69,14 +69,10 @@ impl Progress {
     /// Progress that shows nothing but keeps its history, for [`Progress::projection`]:
     /// `--estimate`'s short run of the search.
     pub fn hidden(weights: &[f64], mine: &[usize], keeps_dead_states: bool) -> Progress {
-        let total = mine
-            .iter()
-            .map(|&k| weights.get(k).copied().unwrap_or(0.0))
-            .sum();
         Progress {
             display: Display::Hidden,
             weights: weights.to_vec(),
-            total,
+            total: work_of(weights, mine, |_| true),
             done: 0.0,
             subtrees: mine.len(),
             start: Instant::now(),
@@ -96,15 +92,8 @@ impl Progress {
         solutions: u64,
         keeps_dead_states: bool,
     ) -> Progress {
-        let total: f64 = mine
-            .iter()
-            .map(|&k| weights.get(k).copied().unwrap_or(0.0))
-            .sum();
-        let done_before: f64 = mine
-            .iter()
-            .filter(|&&k| done[k])
-            .map(|&k| weights.get(k).copied().unwrap_or(0.0))
-            .sum();
+        let total = work_of(weights, mine, |_| true);
+        let done_before = work_of(weights, mine, |k| done[k]);
         let display = if !Progress::wanted(options) {
             Display::Off
         } else if std::io::stderr().is_terminal() {
@@ -225,6 +214,14 @@ impl Progress {
         }
         self.display = Display::Off;
     }
+}
+
+/// The estimated work of the subtrees of `mine` that `which` takes.
+fn work_of(weights: &[f64], mine: &[usize], which: impl Fn(usize) -> bool) -> f64 {
+    mine.iter()
+        .filter(|&&k| which(k))
+        .map(|&k| weights.get(k).copied().unwrap_or(0.0))
+        .sum()
 }
 
 /// The seconds left of a run with `total` work, `now` seconds in, from its `history`
