@@ -178,13 +178,15 @@ fn a_short_run_that_finishes_counts_as_the_run() {
     }
 }
 
-/// A short run only where a run keeps a table of dead states and one is asked for.
+/// A short run only where a run keeps a table of dead states and one is asked for, and
+/// no figures from one that stopped (at `--limit`: the run would stop there too).
 #[test]
 fn no_short_run_without_a_table_or_when_told() {
     for args in [
         vec!["--estimate", "--estimate-run", "0"],
         vec!["--estimate", "--memo", "off"],
         vec!["--estimate=0"],
+        vec!["--estimate", "--limit", "3"],
     ] {
         let o = run(&executable("pentomino_10x6"), &args);
         assert!(o.status.success(), "{}", stderr(&o));
