@@ -37,7 +37,7 @@ pub fn run(
     // An estimate is of the whole tree: without the table of dead states, whose savings
     // depend on what it has met before. Each thread has a table of its own.
     if capabilities.keeps_dead_states && options.estimate.is_none() {
-        plan.memo = options.memo / threads as u64;
+        plan.memo = thread_memo(options, threads);
     }
     for note in &plan.notes {
         eprintln!("warning: {}: {note}", info.name);
@@ -46,15 +46,8 @@ pub fn run(
         return run_estimate(info, &plan, search, options, sampled, out);
     }
     let progress_wanted = Progress::wanted(options);
-    let partition = Partition::new(info, &plan, search, options, threads, progress_wanted);
-    let beginning = Beginning::new(info, &plan, options, &partition)?;
-    let second_round = capabilities.replays_cheaply;
-    let mut workers = Workers::start(threads, search)?;
-    let weights = if progress_wanted {
-        progress_weights(info, &plan, &partition, &mut workers, second_round)
-    } else {
-        vec![0.0; partition.subtrees.len()]
-    };
+    let (partition, beginning, mut workers, weights) =
+        prepare(info, &plan, search, options, threads, progress_wanted)?;
     let progress = Progress::new(
         options,
         &weights,
@@ -119,6 +112,34 @@ pub fn run(
     Ok(summary)
 }
 
+/// A run's subtrees, where it begins, its threads, and (where the progress display is
+/// `wanted`) the estimated size of each of its subtrees, zero otherwise.
+fn prepare<'s>(
+    info: &PuzzleInfo,
+    plan: &Plan<'_>,
+    search: &'s mut dyn Search,
+    options: &Options,
+    threads: usize,
+    wanted: bool,
+) -> Result<(Partition, Beginning, Workers<'s>, Vec<f64>), UsageError> {
+    let partition = Partition::new(info, plan, search, options, threads, wanted);
+    let beginning = Beginning::new(info, plan, options, &partition)?;
+    let second_round = search.capabilities().replays_cheaply;
+    let mut workers = Workers::start(threads, search)?;
+    let weights = if wanted {
+        progress_weights(info, plan, &partition, &mut workers, second_round)
+    } else {
+        vec![0.0; partition.subtrees.len()]
+    };
+    Ok((partition, beginning, workers, weights))
+}
+
+/// The memory for dead states each thread's solver may use: each has a table of its own
+/// (which may move to one the threads share, up to their memory together).
+fn thread_memo(options: &Options, threads: usize) -> u64 {
+    options.memo / threads as u64
+}
+
 /// `--estimate`: measures the search instead of running it, and prints the estimate's
 /// block.
 fn run_estimate(
@@ -162,7 +183,7 @@ fn run_estimate(
                     .map_or(SHORT_RUN_MOST, |tenth| tenth.min(SHORT_RUN_MOST))
             });
             let mut run_plan = plan.clone();
-            run_plan.memo = options.memo / threads as u64;
+            run_plan.memo = thread_memo(options, threads);
             if budget.is_zero() {
                 None
             } else {
@@ -208,12 +229,8 @@ fn short_run(
     budget: Duration,
 ) -> Result<Option<estimate::ShortRun>, UsageError> {
     let start = Instant::now();
-    let partition = Partition::new(info, plan, search, options, threads, true);
-    let beginning = Beginning::new(info, plan, options, &partition)?;
-    let upper = beginning.tally.clone();
-    let second_round = search.capabilities().replays_cheaply;
-    let mut workers = Workers::start(threads, search)?;
-    let weights = progress_weights(info, plan, &partition, &mut workers, second_round);
+    let (partition, beginning, mut workers, weights) =
+        prepare(info, plan, search, options, threads, true)?;
     let setup = start.elapsed().as_secs_f64();
     let progress = Progress::hidden(&weights, &partition.mine, plan.memo > 0);
     let todo = beginning.left_to_search(&partition);
@@ -234,7 +251,7 @@ fn short_run(
     let Some((then, fraction, left)) = totals.progress.projection() else {
         return Ok(None);
     };
-    let fits = |t: &Tally| t.stats.fits.iter().sum::<u64>() as f64;
+    let fits = |s: &Stats| s.fits.iter().sum::<u64>() as f64;
     let whole = totals.done_count == todo.len();
     // Placements come at the pace of the time (the table quickens both); solutions at
     // that of the walks' work, which the table does not change. Against the counts, by
@@ -245,13 +262,14 @@ fn short_run(
     } else {
         ((then + left) / then, fraction)
     };
-    let found = &totals.finished;
+    // (The counts above the subtrees, made while splitting, are whole already.)
+    let (found, upper) = (&totals.finished, &partition.upper);
     Ok(Some(estimate::ShortRun {
         threads,
         seconds: setup + then,
         fraction,
         run_seconds: setup + then + if whole { 0.0 } else { left },
-        fits: fits(&upper) + (fits(found) - fits(&upper)) * scale,
+        fits: fits(upper) + (fits(&found.stats) - fits(upper)) * scale,
         solutions: found.solutions as f64 / share,
     }))
 }

@@ -69,14 +69,26 @@ impl Progress {
     /// Progress that shows nothing but keeps its history, for [`Progress::projection`]:
     /// `--estimate`'s short run of the search.
     pub fn hidden(weights: &[f64], mine: &[usize], keeps_dead_states: bool) -> Progress {
+        Progress::with(Display::Hidden, weights, mine, |_| false, keeps_dead_states)
+    }
+
+    /// Progress shown by `display`, from the subtrees of `mine` that `done` takes.
+    fn with(
+        display: Display,
+        weights: &[f64],
+        mine: &[usize],
+        done: impl Fn(usize) -> bool,
+        keeps_dead_states: bool,
+    ) -> Progress {
+        let done_before = work_of(weights, mine, done);
         Progress {
-            display: Display::Hidden,
+            display,
             weights: weights.to_vec(),
             total: work_of(weights, mine, |_| true),
-            done: 0.0,
+            done: done_before,
             subtrees: mine.len(),
             start: Instant::now(),
-            history: vec![(0.0, 0.0)],
+            history: vec![(0.0, done_before)],
             keeps_dead_states,
         }
     }
@@ -92,8 +104,6 @@ impl Progress {
         solutions: u64,
         keeps_dead_states: bool,
     ) -> Progress {
-        let total = work_of(weights, mine, |_| true);
-        let done_before = work_of(weights, mine, |k| done[k]);
         let display = if !Progress::wanted(options) {
             Display::Off
         } else if std::io::stderr().is_terminal() {
@@ -109,16 +119,7 @@ impl Progress {
                 last: Instant::now(),
             }
         };
-        let mut p = Progress {
-            display,
-            weights: weights.to_vec(),
-            total,
-            done: done_before,
-            subtrees: mine.len(),
-            start: Instant::now(),
-            history: vec![(0.0, done_before)],
-            keeps_dead_states,
-        };
+        let mut p = Progress::with(display, weights, mine, |k| done[k], keeps_dead_states);
         let done_count = mine.iter().filter(|&&k| done[k]).count();
         p.show(done_count, solutions);
         p

@@ -574,6 +574,14 @@ impl<W: Word> Memo<W> {
         (h >> (64 - bits)) as usize
     }
 
+    /// A state's one-word key [`mixed`], and its slot in the table; `None` where the
+    /// state has no such key.
+    #[inline(always)]
+    fn mixed_slot(&self, occ: W, code: u64) -> Option<(u64, usize)> {
+        let mixed = mixed(self.key(occ, code)?);
+        Some((mixed, slot_of_mixed(self.bits, mixed)))
+    }
+
     /// The completions of the state (`occ` filled, `code` the pieces left), where it is
     /// stored: zero if it is dead (and in a table without counts, every state stored is).
     #[inline(always)]
@@ -582,8 +590,7 @@ impl<W: Word> Memo<W> {
             return None;
         }
         if self.window != 0 {
-            let mixed = mixed(self.key(occ, code)?);
-            let at = slot_of_mixed(self.bits, mixed);
+            let (mixed, at) = self.mixed_slot(occ, code)?;
             let word = match &self.shared {
                 Some((_, shared)) => shared.slots[at].load(Relaxed),
                 None => self.slots[at],
@@ -607,10 +614,9 @@ impl<W: Word> Memo<W> {
     #[inline(always)]
     pub fn prefetch(&self, occ: W, code: u64) {
         if self.window != 0 {
-            let Some(key) = self.key(occ, code) else {
+            let Some((_, at)) = self.mixed_slot(occ, code) else {
                 return;
             };
-            let at = slot_of_mixed(self.bits, mixed(key));
             match &self.shared {
                 Some((_, shared)) => prefetch(&shared.slots[at]),
                 None => prefetch(&self.slots[at]),
@@ -628,11 +634,11 @@ impl<W: Word> Memo<W> {
     pub fn store(&mut self, occ: W, code: u64, count: u64) {
         debug_assert!(code != 0 && (count == 0 || self.counts));
         if self.window != 0 {
-            let (Some(key), Some(tag)) = (self.key(occ, code), tag_of(self.bits, count)) else {
+            let (Some((mixed, at)), Some(tag)) =
+                (self.mixed_slot(occ, code), tag_of(self.bits, count))
+            else {
                 return;
             };
-            let mixed = mixed(key);
-            let at = slot_of_mixed(self.bits, mixed);
             let word = packed(self.bits, mixed, tag);
             if let Some((_, shared)) = &self.shared {
                 shared.slots[at].store(word, Relaxed);
