@@ -516,7 +516,8 @@ fn progress_weights(
 const REPLAYING_WALKS: usize = 4;
 
 /// The share of the search's estimated attempts the progress display's second round of
-/// walks may cost ([`split::more_walks`]). Measured by hand on two threads, both rounds
+/// walks may cost ([`split::more_walks`]; at most [`split::SECOND_ROUND_MOST`] times the
+/// first round's walks). Measured by hand on two threads, both rounds
 /// and the split together: 0.77 s before the one-sided 18x5 starts to search (0.28 s
 /// with the first round alone), for a run of 22 s; 4.05 s before the 15x6, for 106 s;
 /// 0.40-0.48 s (0.27-0.31 s) before the Tetris Cube, for 3 s: its walks cost more per

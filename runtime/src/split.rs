@@ -120,8 +120,9 @@ impl Walked {
 
 /// The walks of a second round, per subtree, after a first round of walks gave
 /// `first`: as many as cost `share` of the search's attempts (as the first round
-/// estimates them, at the first round's cost per walk), each subtree's part in
-/// proportion to the square root of its estimated attempts.
+/// estimates them, at the first round's cost per walk), but no more than
+/// [`SECOND_ROUND_MOST`] times the first round's, each subtree's part in proportion to
+/// the square root of its estimated attempts.
 ///
 /// Knuth's estimate is right on average but skewed: a few walks mostly miss the rare
 /// deep branches that hold much of a large subtree, and find them now and then. With the
@@ -144,7 +145,8 @@ pub fn more_walks(first: &[Walked], share: f64) -> Vec<usize> {
     if attempts <= 0.0 || cost == 0 || roots <= 0.0 {
         return vec![0; first.len()];
     }
-    let walks = share * attempts * probes as f64 / cost as f64;
+    let walks =
+        (share * attempts * probes as f64 / cost as f64).min(SECOND_ROUND_MOST * probes as f64);
     first
         .iter()
         .map(|w| (walks * w.attempts.sqrt() / roots).min(MAX_MORE_WALKS as f64) as usize)
@@ -153,6 +155,22 @@ pub fn more_walks(first: &[Walked], share: f64) -> Vec<usize> {
 
 /// The most walks [`more_walks`] gives one subtree.
 const MAX_MORE_WALKS: usize = 1 << 20;
+
+/// The most walks [`more_walks`] makes in all, as a multiple of the first round's.
+///
+/// The share is of the attempts the walks estimate, which leave out the table of dead
+/// states (the one-sided 10x9 came out at 1.5 times the placements of its run, the 15x6
+/// at 17 times), and a walk costs more per attempt than the search. Without this bound
+/// the second round took the one-sided 10x9 45.5 s of processor time (120 times the
+/// first round's 0.38 s; 23 s of a run of 480 s on two threads, and of `--estimate`'s
+/// 93 s), the 15x6 3.1 s (12 times; of a run of 18 s on one thread). With it the walks
+/// and the split took the 10x9 4.0 s, the 15x6 3.0 s; the 18x5's and the cubes' second
+/// rounds stay under it. Replayed on whole runs (each subtree's finishing time kept, the
+/// sizes walked again), the worst time left shown from a tenth of the run on was,
+/// without and with it: the 10x9 on two threads 21 and 13 %; the 15x6, on one thread and
+/// twice on two, 142, 55, 518 % and 266, 65, 457 % (its table makes its pace swing with
+/// or without the walks: BENCHMARKS.md, session 52); with 4 times, 23 % on the 10x9.
+pub const SECOND_ROUND_MOST: f64 = 8.0;
 
 /// An estimate of the nodes below `subtree` (number `k`) and of the attempts made there,
 /// by Knuth's Monte-Carlo method: `probes` random walks down the solver's own tree, each
@@ -243,6 +261,22 @@ mod tests {
         assert_eq!(more, [88, 44, 44, 22]);
         assert!(more.iter().sum::<usize>() <= 200);
         assert_eq!(more_walks(&first, 0.0), [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn a_second_round_makes_at_most_its_multiple_of_the_first() {
+        // 20 % of the estimated placements would buy 2000 walks; 40 walks first, so
+        // 320 at most.
+        let first = [
+            walked(640_000.0, 10, 1000),
+            walked(160_000.0, 10, 1000),
+            walked(160_000.0, 10, 1000),
+            walked(40_000.0, 10, 1000),
+        ];
+        let more = more_walks(&first, 0.2);
+        assert_eq!(SECOND_ROUND_MOST, 8.0);
+        // Roots 800 : 400 : 400 : 200 of 1800, of 320.
+        assert_eq!(more, [142, 71, 71, 35]);
     }
 
     #[test]
