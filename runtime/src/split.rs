@@ -246,18 +246,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn more_walks_go_by_the_square_root_of_the_work_within_the_share() {
-        // 4 subtrees, 10 walks each at 100 placements a walk: 1000 placements for 10
-        // walks. 2 % of 1_000_000 estimated placements buys 200 walks.
-        let first = [
+    /// 4 subtrees, 10 walks each at 100 placements a walk (1000 placements for 10 walks),
+    /// 1_000_000 estimated placements in all, their square roots 800 : 400 : 400 : 200 of
+    /// 1800.
+    fn four_subtrees() -> [Walked; 4] {
+        [
             walked(640_000.0, 10, 1000),
             walked(160_000.0, 10, 1000),
             walked(160_000.0, 10, 1000),
             walked(40_000.0, 10, 1000),
-        ];
+        ]
+    }
+
+    #[test]
+    fn more_walks_go_by_the_square_root_of_the_work_within_the_share() {
+        let first = four_subtrees();
+        // 2 % of the estimated placements buys 200 walks.
         let more = more_walks(&first, 0.02);
-        // Roots 800 : 400 : 400 : 200 of 1800.
         assert_eq!(more, [88, 44, 44, 22]);
         assert!(more.iter().sum::<usize>() <= 200);
         assert_eq!(more_walks(&first, 0.0), [0, 0, 0, 0]);
@@ -267,16 +272,8 @@ mod tests {
     fn a_second_round_makes_at_most_its_multiple_of_the_first() {
         // 20 % of the estimated placements would buy 2000 walks; 40 walks first, so
         // 320 at most.
-        let first = [
-            walked(640_000.0, 10, 1000),
-            walked(160_000.0, 10, 1000),
-            walked(160_000.0, 10, 1000),
-            walked(40_000.0, 10, 1000),
-        ];
-        let more = more_walks(&first, 0.2);
         assert_eq!(SECOND_ROUND_MOST, 8.0);
-        // Roots 800 : 400 : 400 : 200 of 1800, of 320.
-        assert_eq!(more, [142, 71, 71, 35]);
+        assert_eq!(more_walks(&four_subtrees(), 0.2), [142, 71, 71, 35]);
     }
 
     #[test]
