@@ -517,11 +517,11 @@ const REPLAYING_WALKS: usize = 4;
 
 /// The share of the search's estimated attempts the progress display's second round of
 /// walks may cost ([`split::more_walks`]; at most [`split::SECOND_ROUND_MOST`] times the
-/// first round's walks). Measured by hand on two threads, both rounds
-/// and the split together: 0.77 s before the one-sided 18x5 starts to search (0.28 s
-/// with the first round alone), for a run of 22 s; 4.05 s before the 15x6, for 106 s;
-/// 0.40-0.48 s (0.27-0.31 s) before the Tetris Cube, for 3 s: its walks cost more per
-/// placement than its search.
+/// first round's walks). Measured by hand on two threads (AMD EPYC, session 52), the split
+/// and both rounds together, the first round alone in brackets: 0.34 s (0.13 s) before
+/// the one-sided 18x5 starts to search, for a search of 1.5 s; 0.11 s (0.10 s) before the
+/// Tetris Cube, for 0.9 s; 1.5 s (0.14 s) before the 15x6, for 8.4 s; 2.0 s (0.19 s)
+/// before the 10x9, for 7.8 minutes. A walk costs more per placement than the search.
 const PROGRESS_WALKS_SHARE: f64 = 0.015;
 
 /// What the threads add their subtrees to, under one lock.
