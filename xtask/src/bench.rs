@@ -379,7 +379,7 @@ pub fn main(args: &[String]) -> ExitCode {
         let machine = machine_description();
         let text = format!(
             "# Benchmarks\n\nThe latest table from `cargo xtask bench` (whole process, one thread unless the row says otherwise, medians of {runs} interleaved runs, \
-             each run under a second right after an untimed one of the same program; runs over ten seconds are repeated three times, over five minutes not repeated).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n"
+             each run under ten seconds right after an untimed one of the same program; runs over ten seconds are repeated three times, over five minutes not repeated).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n"
         );
         let path = root.join("BENCHMARKS.md");
         let history = std::fs::read_to_string(&path)
@@ -395,15 +395,24 @@ pub fn main(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Runs under this long follow an untimed run of the same entry ([`time_interleaved`]).
+const WARM_UP_BELOW: Duration = Duration::from_secs(10);
+
 /// Runs every entry `runs` times, round by round, so that machine noise falls on all alike.
 /// Entries longer than ten seconds are timed three times at most, those longer than five
 /// minutes once.
 ///
-/// Each run of an entry shorter than a second follows an untimed run of the same entry:
-/// on the virtual machines here a core that has just been idle, or busy with something
-/// else, runs the next short program slowly (10x6 after a pause: 26-28 ms for the first
-/// runs, then 21-22 ms), and without the warm-up whichever entry came after a long one
-/// paid for it (10x6 in the full benchmark: median 31.1 ms, minimum 23.2 ms).
+/// Each run of an entry shorter than [`WARM_UP_BELOW`] follows an untimed run of the same
+/// entry, so that what the entry before it left behind falls on the untimed run. On the
+/// virtual machines here a core that has just been idle, or busy with something else,
+/// runs the next short program slowly (10x6 after a pause: 26-28 ms for the first runs,
+/// then 21-22 ms; without the warm-up, in the full benchmark, median 31.1 ms, minimum
+/// 23.2 ms). And a program that takes much memory right after another has freed much
+/// pays for it in system time (the memory the host took back is given again page by
+/// page): the one-sided 18x5's generated solver, whose table of dead states asks for
+/// huge pages, took 0.29 s of system time right after the tetrahexes 4x14's dancing links
+/// and 0.02 to 0.05 s in the runs after that (2.46 s against 2.20 to 2.29 s, session
+/// 53), and in the benchmark it always came right after them.
 fn time_interleaved(entries: &mut [Entry], root: &Path, runs: usize) -> Result<(), String> {
     for round in 0..runs {
         for k in 0..entries.len() {
@@ -412,7 +421,7 @@ fn time_interleaved(entries: &mut [Entry], root: &Path, runs: usize) -> Result<(
             if (round >= 3 && first >= 10) || (round >= 1 && first >= 300) {
                 continue;
             }
-            if e.times.first().is_none_or(|t| t.as_secs() < 1) {
+            if e.times.first().is_none_or(|&t| t < WARM_UP_BELOW) {
                 run_once(e, root)?;
             }
             let (t, value) = run_once(e, root)?;
