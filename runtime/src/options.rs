@@ -306,8 +306,9 @@ pub struct Options {
     pub parity: Option<bool>,
 
     /// Generated solvers: use the F heuristic (first open cell) when N or fewer pieces are
-    /// left, the E heuristic (fewest open neighbours, then fewest fits) before
-    /// [default: the solver's own, shown by -i as F_FROM]
+    /// left, the E heuristic (fewest open neighbours, then fewest fits; with 3 or fewer left
+    /// the shortest image list, uncounted) before [default: the solver's own, shown by -i as
+    /// F_FROM]
     #[arg(long, value_name = "N")]
     pub f_from: Option<usize>,
 

@@ -1,6 +1,7 @@
 //! The FILA search over a puzzle's [`Tables`]: the F heuristic (first open cell, its
 //! image list set chosen by POF and NOF), the E heuristic (fewest open neighbours, then
-//! fewest fits, looking further where those cells have many), placing with copies, the
+//! fewest fits, looking further where those cells have many; near the bottom the shortest
+//! set instead of the fewest fits), placing with copies, the
 //! backtracks, and the hand-over to a narrower solver for the last cells. One copy per
 //! level ([`Level`]), each with its count of pieces left as a constant.
 
@@ -24,6 +25,21 @@ use crate::search::{Capabilities, Context, RunShare, Search};
 /// above 12; the Bedlam Cube 5.7 s and 48.9 M, 5.4 s and 24.7 M, 4.3 s and 29.7 M, 4.7 s
 /// and 38.9 M.
 const WIDEN_ABOVE: u32 = 6;
+
+/// The E heuristic counts fits only while more than this many pieces are left; from there
+/// down it takes, among the open cells with the fewest open neighbours, the one whose set
+/// is the shortest, uncounted ([`shortest_set`]). Near the bottom the walk of the chosen
+/// set finds a dead end as well as a count would, and the counts of the other candidates
+/// cost more than the better choice saves. One thread, the generated solvers against the
+/// build before (session 53, 9 interleaved runs, wall): the Tetris Cube (`--f-from 2`)
+/// 1.745 -> 1.705 s with 31.29 -> 33.76 M placements, the Bedlam Cube (`--f-from 1`)
+/// 1.823 -> 1.783 s with 29.77 -> 32.26 M. In a throwaway build that read the level from
+/// the environment at every E step (5 runs): counts from 4 pieces left too 1.74 s (Tetris
+/// Cube, 42.0 M placements) and 1.76 s (Bedlam Cube, 40.4 M) against 1.70 and 1.74 s with
+/// this bound, and the Bedlam Cube with its bound at 2 1.76 s; the first candidate
+/// rather than the shortest set 1.69 against 1.68 s (Tetris Cube) and 1.74 against
+/// 1.71 s (Bedlam Cube), the shortest set among the next fewest too 1.73 and 1.77 s.
+const COUNT_ABOVE: usize = 3;
 
 /// A FILA solver: a puzzle's tables and the state of one search over them.
 pub struct Solver<T: Tables> {
@@ -617,8 +633,9 @@ impl<T: Tables> State<T> {
     /// Chooses the target by the E heuristic of the FILA article: among the open cells
     /// with the fewest open neighbours, the one where the fewest images fit, and where
     /// that is more than [`WIDEN_ABOVE`], among those with the next fewest too; then tries
-    /// that cell's images. Entered through `Isa::call` (which a generated solver's level
-    /// inlines).
+    /// that cell's images. With [`COUNT_ABOVE`] pieces left or fewer, the one with the
+    /// shortest set, uncounted. Entered through `Isa::call` (which a generated solver's
+    /// level inlines).
     ///
     /// Each candidate's set is found before the count of the one before it, and its first
     /// block fetched meanwhile: the counts wait on memory (the Tetris Cube's E masks, 2.1
@@ -641,6 +658,12 @@ impl<T: Tables> State<T> {
     ) {
         let open = !occ & t.full();
         let classes = fewest_open_neighbours(t, open);
+        if L::LEFT <= COUNT_ABOVE {
+            if let Some(span) = shortest_set::<T, I>(e, classes[0], occ) {
+                self.try_span::<L, I>(t, ctx, occ, avail, span);
+            }
+            return;
+        }
         let mut best_fits = u32::MAX;
         let mut best = None;
         'classes: for (k, &class) in classes.iter().enumerate() {
@@ -934,6 +957,25 @@ fn fewest_by_cells<W: Word>(neighbours: &[W], open: W) -> [W; 2] {
     classes
 }
 
+/// The shortest of the sets of the cells in `cells` (the first of the shortest), in the
+/// state of `occ`; `None` where `cells` is empty.
+#[inline(always)]
+fn shortest_set<'a, T: Tables, I: Isa>(
+    e: &'a SetTable<'_, T::Word>,
+    mut cells: T::Word,
+    occ: T::Word,
+) -> Option<Span<'a, T::Word>> {
+    let mut best: Option<Span<'a, T::Word>> = None;
+    while cells != T::Word::ZERO {
+        let span = e.span(e.set::<I>(cells.trailing_zeros() as usize, occ));
+        cells = cells.clear_lowest();
+        if best.is_none_or(|b| span.end - span.start < b.end - b.start) {
+            best = Some(span);
+        }
+    }
+    best
+}
+
 /// The blocks of `list[start..end]`, each block's masks and shapes: `start` and `end`
 /// lie on block boundaries (lowering pads every set to whole blocks, [`List`]), and the
 /// whole walk is checked against the list's length once, not block by block. Its
@@ -1105,6 +1147,7 @@ fn fits_of_words<W: Word>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::isa::Portable;
     use super::super::tables::NoTail;
     use super::*;
 
@@ -1199,6 +1242,55 @@ mod tests {
             widened > 2000,
             "the next cells are rarely there to test: {widened}"
         );
+    }
+
+    /// Near the bottom the E heuristic's target is the cell whose set is the shortest in
+    /// the state of the word, the first of the shortest on a tie: cells 0, 1, 2 and 3,
+    /// each with one cell of context (cell 4) choosing between two sets.
+    #[test]
+    fn the_shortest_set_of_the_candidates() {
+        let masks = [0u64; 160];
+        let (images, shapes) = ([0u16; 160], [0u8; 160]);
+        let list = List {
+            masks: &masks,
+            images: &images,
+            shapes: &shapes,
+        };
+        // Cell c's sets are 2c (cell 4 open) and 2c + 1 (filled).
+        let lengths = [16, 24, 8, 16, 16, 8, 24, 40];
+        let index: Vec<u32> = std::iter::once(0)
+            .chain(lengths.iter().scan(0, |end, &n| {
+                *end += n;
+                Some(*end)
+            }))
+            .collect();
+        let table = SetTable {
+            context: &[1 << 4; 4],
+            set_base: &[0, 2, 4, 6],
+            index: &index,
+            list,
+        };
+        let shortest = |cells: u64, occ: u64| {
+            shortest_set::<NoTail<u64>, Portable>(&table, cells, occ).map(|s| (s.start, s.end))
+        };
+        let span = |set: usize| Some((index[set] as usize, index[set + 1] as usize));
+        assert_eq!(shortest(0b1111, 0), span(2), "cell 4 open: cell 1's 8");
+        assert_eq!(
+            shortest(0b1111, 1 << 4),
+            span(5),
+            "cell 4 filled: cell 2's 8"
+        );
+        assert_eq!(
+            shortest(0b1001, 1 << 4),
+            span(1),
+            "cells 0 and 3: 24 against 40"
+        );
+        assert_eq!(
+            shortest(0b0101, 0),
+            span(0),
+            "cells 0 and 2: 16 and 16, the first"
+        );
+        assert_eq!(shortest(0, 0), None, "no candidate");
     }
 
     #[test]
