@@ -379,7 +379,8 @@ pub fn main(args: &[String]) -> ExitCode {
         let machine = machine_description();
         let text = format!(
             "# Benchmarks\n\nThe latest table from `cargo xtask bench` (whole process, one thread unless the row says otherwise, medians of {runs} interleaved runs, \
-             each run under ten seconds right after an untimed one of the same program; runs over ten seconds are repeated three times, over five minutes not repeated).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n"
+             each run under {warm_up} seconds right after an untimed one of the same program; runs over ten seconds are repeated three times, over five minutes not repeated).\n\nMachine: {machine}\n\n{table}\nWhat each change bought is in the history below.\n",
+            warm_up = WARM_UP_BELOW.as_secs()
         );
         let path = root.join("BENCHMARKS.md");
         let history = std::fs::read_to_string(&path)

@@ -33,7 +33,9 @@ const WIDEN_ABOVE: u32 = 6;
 /// cost more than the better choice saves. One thread, the generated solvers against the
 /// build before (session 53, 9 interleaved runs, wall): the Tetris Cube (`--f-from 2`)
 /// 1.745 -> 1.705 s with 31.29 -> 33.76 M placements, the Bedlam Cube (`--f-from 1`)
-/// 1.823 -> 1.783 s with 29.77 -> 32.26 M. In a throwaway build that read the level from
+/// 1.823 -> 1.783 s with 29.77 -> 32.26 M; in `cargo xtask bench --baseline` (3 runs, a
+/// noisy day) generated / baseline 0.995 and 0.973 on one thread, 1.000 and 0.981 on
+/// two. In a throwaway build that read the level from
 /// the environment at every E step (5 runs): counts from 4 pieces left too 1.74 s (Tetris
 /// Cube, 42.0 M placements) and 1.76 s (Bedlam Cube, 40.4 M) against 1.70 and 1.74 s with
 /// this bound, and the Bedlam Cube with its bound at 2 1.76 s; the first candidate
