@@ -278,12 +278,14 @@ pub fn main(args: &[String]) -> ExitCode {
             ));
         }
     }
-    // The same generated solvers from another build (the commit before a change, built
-    // in a second work tree), side by side with these.
+    // The same generated solvers and run-time engine from another build (the commit
+    // before a change, built in a second work tree, or the same commit built another
+    // way), side by side with these. Dancing links and the transliterations are left
+    // out: they are the yardsticks, not what a change is measured on.
     if let Some(dir) = &baseline {
-        let generated: Vec<Entry> = entries
+        let again: Vec<Entry> = entries
             .iter()
-            .filter(|e| e.solver.starts_with("generated"))
+            .filter(|e| e.solver.starts_with("generated") || e.solver == "run-time")
             .map(|e| Entry {
                 puzzle: e.puzzle,
                 solver: format!("{}, baseline", e.solver),
@@ -296,7 +298,7 @@ pub fn main(args: &[String]) -> ExitCode {
             .collect();
         // A puzzle added since the baseline's commit has no executable there (generate it
         // in the baseline's tree to compare): it is left out, with a word.
-        for b in generated {
+        for b in again {
             if b.program.exists() {
                 entries.push(b);
             } else {
@@ -353,7 +355,7 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     }
     for puzzle in puzzles.iter().map(|b| b.name) {
-        for solver in ["generated", "generated, 2 threads"] {
+        for solver in ["generated", "run-time", "generated, 2 threads"] {
             let baseline = format!("{solver}, baseline");
             if find(puzzle, &baseline).is_some() {
                 table.push_str(&format!(
