@@ -43,6 +43,19 @@ const WIDEN_ABOVE: u32 = 6;
 /// 1.71 s (Bedlam Cube), the shortest set among the next fewest too 1.73 and 1.77 s.
 const COUNT_ABOVE: usize = 3;
 
+/// The levels with at most this many pieces left are compiled into the level above
+/// them, the whole chain down to a solution in one function, rather than each entered as
+/// a function of its own through [`Isa::call`](super::isa::Isa::call) (which the
+/// compiler does not inline across levels). Those levels hold most of the nodes, and each
+/// node there was a call; with every level so compiled the run-time engine's 64 levels
+/// would be one function (`Isa::call` says what that did to the build). One thread,
+/// interleaved, CPU time pinned to a core, against 0 (session 54): the generated 10x6
+/// 19.11 -> 18.05 ms (80 runs; 2 levels 18.22, 4 levels 17.69), the Tetris Cube 1.749 ->
+/// 1.726 s (4 levels 1.790 s: its E levels are large), the Bedlam Cube 1.871 -> 1.866 s,
+/// the one-sided 18x5 2.459 -> 2.430 s, the 30x3 5.12 -> 5.10 ms; `fila solve` on the
+/// 10x6 26.16 -> 24.96 ms (60 runs), on the Tetris Cube 2.216 -> 2.152 s (5 runs).
+const INLINED_LEVELS: usize = 3;
+
 /// A FILA solver: a puzzle's tables and the state of one search over them.
 pub struct Solver<T: Tables> {
     tables: T,
@@ -451,7 +464,8 @@ impl<T: Tables> State<T> {
     }
 
     /// The search below a node with `L::LEFT` pieces left: a function of its own per
-    /// level, compiled for the instruction set `I`. Where the level consults the table of
+    /// level, compiled for the instruction set `I` (the last [`INLINED_LEVELS`] compiled
+    /// into the level above). Where the level consults the table of
     /// dead states and the node is not handed over to a tail (which consults its own),
     /// the node is looked up once its target's first fits are found ([`State::consult`],
     /// [`State::try_span`]).
@@ -463,10 +477,15 @@ impl<T: Tables> State<T> {
         self.consult = left >= MEMO_FROM
             && self.dead.as_ref().is_some_and(|dead| dead.consulted(left))
             && t.handover().is_none_or(|h| occ & h.before != h.before);
-        // The only call of the level's search: a second one (in a path of its own for
-        // the nodes that consult the table) kept the compiler from inlining it, and cost
-        // the Tetris Cube 8 % more instructions with no table at all.
-        within!(I, self.search_in::<L, I>(t, ctx, occ, avail));
+        // The only call of the level's search (the level decides which, when compiled):
+        // a second one (in a path of its own for the nodes that consult the table) kept
+        // the compiler from inlining it, and cost the Tetris Cube 8 % more instructions
+        // with no table at all.
+        if L::LEFT <= INLINED_LEVELS {
+            self.search_in::<L, I>(t, ctx, occ, avail);
+        } else {
+            within!(I, self.search_in::<L, I>(t, ctx, occ, avail));
+        }
         // A node given up before its fits (a dead end, or by its symmetry check) was not
         // looked up.
         self.consult = false;
