@@ -41,12 +41,13 @@ pub trait Isa: Copy + Send + Sync + 'static {
     /// rustc (1.95) does not pass it on to LLVM for a function with target features (no
     /// `noinline` in the IR, checked on a small crate), so LLVM may still inline an entry
     /// into a caller compiled for the same instruction set. It does so in a generated
-    /// solver, whose levels each take in their E step and fit walk (not the level
-    /// below, which the search itself compiles into its caller only for the last levels,
-    /// `INLINED_LEVELS` in `search.rs`); in the run-time engine it does not. Keeping every entry apart (through
-    /// a trampoline without target features, marked `#[inline(never)]`) cost the
-    /// generated Tetris Cube 2.67 -> 2.78 s and the 10x6 0.49 -> 0.51 s for 20 runs, and
-    /// `fila solve` nothing (by hand, 7 runs each; BENCHMARKS.md, session 44).
+    /// solver, whose levels each take in their E step and fit walk (not the level below,
+    /// which the search itself compiles into its caller only for the last levels,
+    /// `INLINED_LEVELS` in `search.rs`); in the run-time engine it does not. Keeping
+    /// every entry apart (through a trampoline without target features, marked
+    /// `#[inline(never)]`) cost the generated Tetris Cube 2.67 -> 2.78 s and the 10x6
+    /// 0.49 -> 0.51 s for 20 runs, and `fila solve` nothing (by hand, 7 runs each;
+    /// BENCHMARKS.md, session 44).
     ///
     /// # Safety
     /// The processor has the instruction set: the caller was reached through
