@@ -446,7 +446,9 @@ impl<T: Tables> Solver<T> {
 
 impl<T: Tables> State<T> {
     /// Searches below a node with `left` pieces left, where `left` is known only at run
-    /// time (at the root of a subtree): finds its level's copy.
+    /// time (at the root of a subtree): finds its level's copy. It runs outside the
+    /// kernels of `I`, so a level compiled into the level above (and so not entered on
+    /// its own through them) is entered here.
     #[inline(always)]
     fn descend<L: Level, I: Isa>(
         &mut self,
@@ -457,7 +459,11 @@ impl<T: Tables> State<T> {
         left: usize,
     ) {
         if L::LEFT == left || L::LEFT == 0 {
-            self.search::<L, I>(t, ctx, occ, avail);
+            if L::LEFT <= INLINED_LEVELS {
+                within!(I, self.search::<L, I>(t, ctx, occ, avail));
+            } else {
+                self.search::<L, I>(t, ctx, occ, avail);
+            }
         } else {
             self.descend::<L::Below, I>(t, ctx, occ, avail, left);
         }
