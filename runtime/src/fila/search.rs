@@ -447,8 +447,8 @@ impl<T: Tables> Solver<T> {
 impl<T: Tables> State<T> {
     /// Searches below a node with `left` pieces left, where `left` is known only at run
     /// time (at the root of a subtree): finds its level's copy. It runs outside the
-    /// kernels of `I`, so a level compiled into the level above (and so not entered on
-    /// its own through them) is entered here.
+    /// kernels of `I`, so a level compiled into the level above (which is otherwise never
+    /// entered on its own through them) is entered through them here.
     #[inline(always)]
     fn descend<L: Level, I: Isa>(
         &mut self,
@@ -629,8 +629,8 @@ impl<T: Tables> State<T> {
         }
     }
 
-    /// Every cell before the tail (whose cell 0 is the puzzle's `from`) is filled, so
-    /// every image placed from here on lies in the tail: its solver searches on in its
+    /// Every cell before the tail (whose cell 0 is this solver's cell `from`) is filled,
+    /// so every image placed from here on lies in the tail: its solver searches on in its
     /// narrower word.
     #[cold]
     #[inline(never)]
