@@ -579,7 +579,7 @@ impl<T: Tables> State<T> {
                 return;
             }
         }
-        self.expand::<L, I>(t, ctx, occ, avail);
+        self.expand::<L, I>(t, ctx, occ, narrow_shapes(t, avail));
     }
 
     /// In a symmetric subtree: gives up a node whose solutions the filter's check would
@@ -752,7 +752,13 @@ impl<T: Tables> State<T> {
                     candidates = candidates.clear_lowest();
                     prefetch_span(next);
                 }
-                let fits = count_fits::<T::Word, I>(span, occ, avail, best_fits);
+                // (In the run-time engine, two copies: where no shape past 15 is left
+                // and where some are, as in [`fits_of_blocks`].)
+                let fits = if !T::FOLDED && avail >> 16 == 0 {
+                    count_fits::<T::Word, I>(span, occ, avail & 0xffff, best_fits)
+                } else {
+                    count_fits::<T::Word, I>(span, occ, avail, best_fits)
+                };
                 if fits < best_fits {
                     best_fits = fits;
                     best = Some(span);
@@ -1000,6 +1006,19 @@ fn fewest_classes<W: Word>(open: W, bits: &[W], most: usize) -> [W; 2] {
     classes
 }
 
+/// `avail` (whose bits are the puzzle's shapes) with no bit past 15 where a generated
+/// solver's puzzle has at most 16 shapes: the same value, but the compiler, which knows
+/// the number of shapes, then knows that too, and leaves out the kernels' test of the
+/// shapes past 15 ([`Block::available`]) in every block.
+#[inline(always)]
+fn narrow_shapes<T: Tables>(t: T, avail: u64) -> u64 {
+    if T::FOLDED && t.copies().len() <= 16 {
+        avail & 0xffff
+    } else {
+        avail
+    }
+}
+
 /// [`fewest_open_neighbours`] cell by cell, each cell's neighbours in `neighbours`.
 #[inline(always)]
 fn fewest_by_cells<W: Word>(neighbours: &[W], open: W) -> [W; 2] {
@@ -1145,14 +1164,34 @@ fn fits_of_blocks<T: Tables, I: Isa>(
     // solver's are constants already, and only its own arm is left): the cubic and
     // hexagonal lattices' cells (six shifts), the square lattice's pairs (four).
     // Tetris Cube, `fila solve`: 0.82 of the CPU time, by hand (BENCHMARKS.md, session 41).
-    match (form, shifts.len()) {
-        (Isolation::Cells, 6) => walk.blocks(
+    // In the run-time engine, each in two copies: where no shape past 15 is left
+    // (`avail` then masked, which the loop's test of the shapes left,
+    // `Block::available`, takes as known) and where some are. A generated solver has
+    // one, the mask made where it knows its shapes ([`narrow_shapes`]).
+    let narrow = Walk {
+        avail: avail & 0xffff,
+        ..walk
+    };
+    match (form, shifts.len(), !T::FOLDED && avail >> 16 == 0) {
+        (Isolation::Cells, 6, true) => narrow.blocks(
             <&[_; 6]>::try_from(shifts).unwrap(),
             Isolation::Cells,
             base,
             stop,
         ),
-        (Isolation::Pairs, 4) => walk.blocks(
+        (Isolation::Cells, 6, false) => walk.blocks(
+            <&[_; 6]>::try_from(shifts).unwrap(),
+            Isolation::Cells,
+            base,
+            stop,
+        ),
+        (Isolation::Pairs, 4, true) => narrow.blocks(
+            <&[_; 4]>::try_from(shifts).unwrap(),
+            Isolation::Pairs,
+            base,
+            stop,
+        ),
+        (Isolation::Pairs, 4, false) => walk.blocks(
             <&[_; 4]>::try_from(shifts).unwrap(),
             Isolation::Pairs,
             base,

@@ -158,6 +158,9 @@ pub trait Tables: Copy + Send + Sync + 'static {
     type Top: Level;
     /// The narrower solver this one hands over to ([`NoTail`] for none).
     type Tail: Tables;
+    /// The tables are constants the compiler reads (a generated solver's): what they hold
+    /// is folded into the kernels, where tables read at run time are tested instead.
+    const FOLDED: bool;
 
     /// The pieces every solution places (at most `Top::LEFT`).
     fn pieces(&self) -> usize;
@@ -247,6 +250,7 @@ impl<C: Constant> Reach for Static<C> {
     type Word = C::Word;
     type Top = C::Top;
     type Tail = C::Tail;
+    const FOLDED: bool = true;
     #[inline(always)]
     fn pieces(&self) -> usize {
         C::Top::LEFT
@@ -275,6 +279,7 @@ impl<W: Word, Tail: Tables> Reach for Shared<W, Tail> {
     type Word = W;
     type Top = L63;
     type Tail = Tail;
+    const FOLDED: bool = false;
     #[inline(always)]
     fn pieces(&self) -> usize {
         self.0.pieces
@@ -292,6 +297,8 @@ pub trait Reach: Copy + Send + Sync + 'static {
     type Word: Word;
     type Top: Level;
     type Tail: Tables;
+    /// As [`Tables::FOLDED`].
+    const FOLDED: bool;
     /// The pieces every solution places (a constant for a generated solver).
     fn pieces(&self) -> usize;
     fn tables(&self) -> &'static PuzzleTables<Self::Word, Self::Top, Self::Tail>;
@@ -301,6 +308,7 @@ impl<R: Reach> Tables for R {
     type Word = R::Word;
     type Top = R::Top;
     type Tail = R::Tail;
+    const FOLDED: bool = R::FOLDED;
     #[inline(always)]
     fn pieces(&self) -> usize {
         Reach::pieces(self)
@@ -354,6 +362,7 @@ impl<W: Word> Tables for NoTail<W> {
     type Word = W;
     type Top = super::level::L0;
     type Tail = NoTail<W>;
+    const FOLDED: bool = true;
     fn pieces(&self) -> usize {
         0
     }
