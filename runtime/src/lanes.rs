@@ -18,6 +18,20 @@
 //! where it has it); everything here is `inline(always)`, so that it is compiled inside
 //! that entry, with the instruction set enabled.
 
+/// The shapes a block's test of the shapes available (`available`) looks up in a
+/// table where `avail` holds none past them (the vector forms' `available_below_16`).
+pub const TABLED_SHAPES: u32 = 16;
+
+/// The bits of the shapes below [`TABLED_SHAPES`]: a kernel that masks `avail` with them
+/// where [`tabled`] holds tells the compiler so, and its blocks test nothing more.
+pub const TABLED: u64 = (1 << TABLED_SHAPES) - 1;
+
+/// Whether `avail` holds no shape past the tabled ones.
+#[inline(always)]
+pub fn tabled(avail: u64) -> bool {
+    avail >> TABLED_SHAPES == 0
+}
+
 /// The AVX-512 form: one 512-bit vector.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
@@ -58,7 +72,7 @@ mod avx512 {
     }
     #[inline(always)]
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
-        if avail >> 16 == 0 {
+        if super::tabled(avail) {
             // Shapes 0 to 15 left: looked up in a table, as in the AVX2 form (`fila
             // solve` on the Tetris Cube 3.19 -> 3.13 s by hand, the generated solver no
             // change; BENCHMARKS.md, session 42).
@@ -160,7 +174,7 @@ mod avx2 {
     }
     #[inline(always)]
     pub fn available(avail: u64, shapes: &[u8; 8]) -> u8 {
-        if avail >> 16 == 0 {
+        if super::tabled(avail) {
             return available_below_16(avail, shapes);
         }
         // `shapes` is eight readable bytes; the loads need no alignment.

@@ -13,6 +13,7 @@ use super::level::Level;
 use super::memo::{DeadStates, MEMO_FROM};
 use super::prune::{isolated, neighbours_toward, parity_ok, volume_ok};
 use super::tables::{lower_first, Isolation, List, SetTable, Shift, Span, Tables};
+use crate::lanes;
 use crate::search::{Capabilities, Context, RunShare, Search};
 
 /// The E heuristic looks beyond the cells with the fewest open neighbours, to those with
@@ -754,8 +755,8 @@ impl<T: Tables> State<T> {
                 }
                 // (In the run-time engine, two copies: where no shape past 15 is left
                 // and where some are, as in [`fits_of_blocks`].)
-                let fits = if !T::FOLDED && avail >> 16 == 0 {
-                    count_fits::<T::Word, I>(span, occ, avail & 0xffff, best_fits)
+                let fits = if !T::FOLDED && lanes::tabled(avail) {
+                    count_fits::<T::Word, I>(span, occ, avail & lanes::TABLED, best_fits)
                 } else {
                     count_fits::<T::Word, I>(span, occ, avail, best_fits)
                 };
@@ -1007,13 +1008,13 @@ fn fewest_classes<W: Word>(open: W, bits: &[W], most: usize) -> [W; 2] {
 }
 
 /// `avail` (whose bits are the puzzle's shapes) with no bit past 15 where a generated
-/// solver's puzzle has at most 16 shapes: the same value, but the compiler, which knows
-/// the number of shapes, then knows that too, and leaves out the kernels' test of the
-/// shapes past 15 ([`Block::available`]) in every block.
+/// solver's puzzle has at most 16 shapes ([`lanes::TABLED_SHAPES`]): the same value, but
+/// the compiler, which knows the number of shapes, then knows that too, and leaves out
+/// the kernels' test of the shapes past 15 ([`Block::available`]) in every block.
 #[inline(always)]
 fn narrow_shapes<T: Tables>(t: T, avail: u64) -> u64 {
-    if T::FOLDED && t.copies().len() <= 16 {
-        avail & 0xffff
+    if T::FOLDED && t.copies().len() <= lanes::TABLED_SHAPES as usize {
+        avail & lanes::TABLED
     } else {
         avail
     }
@@ -1169,10 +1170,10 @@ fn fits_of_blocks<T: Tables, I: Isa>(
     // `Block::available`, takes as known) and where some are. A generated solver has
     // one, the mask made where it knows its shapes ([`narrow_shapes`]).
     let narrow = Walk {
-        avail: avail & 0xffff,
+        avail: avail & lanes::TABLED,
         ..walk
     };
-    match (form, shifts.len(), !T::FOLDED && avail >> 16 == 0) {
+    match (form, shifts.len(), !T::FOLDED && lanes::tabled(avail)) {
         (Isolation::Cells, 6, true) => narrow.blocks(
             <&[_; 6]>::try_from(shifts).unwrap(),
             Isolation::Cells,
