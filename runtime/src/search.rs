@@ -257,7 +257,7 @@ impl<'a> Context<'a> {
             cuts: Vec::new(),
             solutions: 0,
             unique: 0,
-            canonical: Canonical::default(),
+            canonical: Canonical::new(shared.info.cells()),
             text: String::new(),
         }
     }
@@ -443,7 +443,7 @@ impl<'a> Context<'a> {
         &mut self,
         search: &mut dyn Search,
         prefix: &[u16],
-    ) -> impl Iterator<Item = &[u16]> {
+    ) -> impl ExactSizeIterator<Item = &[u16]> {
         let len = prefix.len() + 1;
         self.floor = self.info.pieces_to_place() - len;
         self.cuts.clear();

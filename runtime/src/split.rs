@@ -197,6 +197,7 @@ pub fn walk(
     );
     let mut ctx = Context::new(&shared, subtree.entry, 0);
     let mut node: Vec<u16> = Vec::new();
+    let mut next: Vec<u16> = Vec::new();
     let mut sum = Walked::default();
     for _ in 0..probes {
         node.clear();
@@ -206,21 +207,26 @@ pub fn walk(
         // goal, the walk ends there.
         while pieces - node.len() > 1 + plan.goal {
             let before: u64 = ctx.stats.attempts.iter().sum();
-            let (count, pick) = {
-                let children: Vec<&[u16]> = ctx.children(search, &node).collect();
-                let pick =
-                    (!children.is_empty()).then(|| children[rng.below(children.len())].to_vec());
-                (children.len(), pick)
+            // The child picked is copied aside, not allocated: a walk takes a step for
+            // each level it goes down.
+            next.clear();
+            let count = {
+                let mut children = ctx.children(search, &node);
+                let count = children.len();
+                if count > 0 {
+                    next.extend_from_slice(children.nth(rng.below(count)).unwrap_or_default());
+                }
+                count
             };
             let tried = ctx.stats.attempts.iter().sum::<u64>() - before;
             sum.cost += tried;
             attempts += width * tried as f64;
-            let Some(pick) = pick else {
+            if count == 0 {
                 break;
-            };
+            }
             width *= count as f64;
             total += width;
-            node = pick;
+            std::mem::swap(&mut node, &mut next);
         }
         sum.nodes += total;
         sum.attempts += attempts;

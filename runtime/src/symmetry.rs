@@ -6,42 +6,59 @@
 use crate::info::{Element, PuzzleInfo};
 
 /// Scratch space for canonical checks, reused between solutions.
-#[derive(Default)]
 pub struct Canonical {
+    /// The puzzle's number of cells: the length of a key.
+    cells: usize,
     base: Vec<(u16, u16)>,
     moved: Vec<(u16, u16)>,
-    cells: Vec<u16>,
     /// For each element [`Canonical::undecided`] left undecided, the open cell whose
     /// covering can decide it.
     awaited: Vec<u16>,
 }
 
 impl Canonical {
+    /// The scratch space for a puzzle of `cells` cells ([`PuzzleInfo::cells`]).
+    pub fn new(cells: usize) -> Canonical {
+        Canonical {
+            cells,
+            base: Vec::new(),
+            moved: Vec::new(),
+            awaited: Vec::new(),
+        }
+    }
+
+    /// The vector over cells that solutions are compared as: (shape, least cell of the
+    /// piece) for each covered cell, `u16::MAX` twice for an open one; of `placed`
+    /// moved by `element`, or as it stands. (Knuth's walks judge a node at every step,
+    /// so this runs some two million times in the one-sided 18x5's walks: the image's
+    /// cells are read twice rather than copied aside, and the length is kept rather
+    /// than counted from the grid.)
     fn key(
         info: &PuzzleInfo,
+        cells: usize,
         placed: &[u16],
         element: Option<&Element>,
         out: &mut Vec<(u16, u16)>,
-        cells: &mut Vec<u16>,
     ) {
         out.clear();
-        out.resize(info.cells(), (u16::MAX, u16::MAX));
+        out.resize(cells, (u16::MAX, u16::MAX));
         for &i in placed {
             let image = &info.images[i as usize];
-            cells.clear();
-            let shape = match element {
+            match element {
                 Some(e) => {
-                    cells.extend(image.cells.iter().map(|&c| e.cell_map[c as usize]));
-                    e.shape_map[image.shape as usize]
+                    let shape = e.shape_map[image.shape as usize];
+                    let moved = image.cells.iter().map(|&c| e.cell_map[c as usize]);
+                    let least = moved.clone().min().unwrap_or(0);
+                    for c in moved {
+                        out[c as usize] = (shape, least);
+                    }
                 }
                 None => {
-                    cells.extend_from_slice(&image.cells);
-                    image.shape
+                    let least = image.cells.iter().copied().min().unwrap_or(0);
+                    for &c in &image.cells {
+                        out[c as usize] = (image.shape, least);
+                    }
                 }
-            };
-            let least = cells.iter().copied().min().unwrap_or(0);
-            for &c in cells.iter() {
-                out[c as usize] = (shape, least);
             }
         }
     }
@@ -62,12 +79,12 @@ impl Canonical {
         undecided: u64,
     ) -> Option<u64> {
         let Canonical {
+            cells,
             base,
             moved,
-            cells,
             awaited,
         } = self;
-        Self::key(info, placed, None, base, cells);
+        Self::key(info, *cells, placed, None, base);
         awaited.clear();
         let mut left = undecided;
         let mut rest = undecided;
@@ -75,7 +92,7 @@ impl Canonical {
             let k = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let element = &group[k];
-            Self::key(info, placed, Some(element), moved, cells);
+            Self::key(info, *cells, placed, Some(element), moved);
             for (c, (b, m)) in base.iter().zip(moved.iter()).enumerate() {
                 if b.0 == u16::MAX {
                     // A cell not yet covered: the rest of the order is unknown.
@@ -116,11 +133,11 @@ impl Canonical {
         elements: impl IntoIterator<Item = usize>,
     ) -> bool {
         let Canonical {
-            base, moved, cells, ..
+            cells, base, moved, ..
         } = self;
-        Self::key(info, placed, None, base, cells);
+        Self::key(info, *cells, placed, None, base);
         for k in elements {
-            Self::key(info, placed, Some(&group[k]), moved, cells);
+            Self::key(info, *cells, placed, Some(&group[k]), moved);
             if *moved < *base {
                 return false;
             }
@@ -159,7 +176,7 @@ mod tests {
     #[test]
     fn a_partial_solution_is_judged_as_far_as_both_orders_are_known() {
         let (info, group) = columns();
-        let mut c = Canonical::default();
+        let mut c = Canonical::new(info.cells());
         let mut judge = |placed: &[u16]| {
             let judged = c.undecided(&info, placed, &group, 0b10);
             (judged, c.awaited().to_vec())
@@ -183,7 +200,7 @@ mod tests {
     #[test]
     fn the_early_check_agrees_with_the_check_of_a_whole_solution() {
         let (info, group) = columns();
-        let mut c = Canonical::default();
+        let mut c = Canonical::new(info.cells());
         // Every filling of the three columns by a domino or two monominoes of shapes 0 and
         // 1, and every prefix of its placements: a prefix judged smaller has only
         // solutions that are not least, and a whole solution is judged as `is_least` does.
