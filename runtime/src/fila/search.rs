@@ -253,6 +253,7 @@ impl<T: Tables> Solver<T> {
 impl<T: Tables> Narrower<T::Word> for Solver<T> {
     /// Takes the run's settings, for this solver and its tails, and clears the counts.
     fn configure(&mut self, mut settings: Settings) {
+        let levels = self.levels();
         let s = &mut self.state;
         if let Some(tail) = &mut s.tail {
             // The narrower solver searches the deeper, more numerous nodes: it takes three
@@ -269,7 +270,6 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.parity_from = settings.parity_from;
         s.prune_from = settings.volume_from.min(settings.parity_from);
         s.f_from = settings.f_from;
-        let levels = self.tables.pieces().min(63) + 1;
         s.attempts[..levels].fill(0);
         s.fits[..levels].fill(0);
         // A table for a search to the end; at a floor, a dead state would change which
@@ -349,11 +349,11 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
     /// clears them: those of its levels, the only ones it counts at (a walk of Knuth's
     /// adds them up at every step).
     fn add_counts(&mut self, attempts: &mut [u64; 64], fits: &mut [u64; 64]) {
+        let levels = self.levels();
         let s = &mut self.state;
         if let Some(tail) = &mut s.tail {
             tail.add_counts(&mut s.attempts, &mut s.fits);
         }
-        let levels = self.tables.pieces().min(63) + 1;
         for k in 0..levels {
             attempts[k] += s.attempts[k];
             fits[k] += s.fits[k];
@@ -386,6 +386,12 @@ impl<T: Tables> Search for Solver<T> {
 }
 
 impl<T: Tables> Solver<T> {
+    /// The levels this solver counts at: 0 to its number of pieces (`L::LEFT` is never
+    /// more), the part of its counts a run clears and adds up.
+    fn levels(&self) -> usize {
+        self.tables.pieces().min(63) + 1
+    }
+
     /// The name of `I`, the instruction set the kernels run in.
     fn kernels_name<I: Isa>(&self) -> &'static str {
         I::NAME
