@@ -142,29 +142,126 @@ fn fillable(form: &Fillable<'_>, size: u32, avail: u64, copies: &[u8]) -> bool {
     }
 }
 
-/// The parity backtrack: the open cells' colour balance is one the pieces left can make.
-pub fn parity_ok<W: Word>(p: &Pruning<'_, W>, full: W, occ: W, avail: u64, copies: &[u8]) -> bool {
-    let Some(balances) = p.balances else {
+/// The parity backtrack: the open cells' colour balance is one the pieces left can make
+/// (`sums`, made from `p`'s balances when the solver was set up).
+#[inline(always)]
+pub fn parity_ok<W: Word>(
+    p: &Pruning<'_, W>,
+    sums: &ParitySums,
+    full: W,
+    occ: W,
+    avail: u64,
+    copies: &[u8],
+    one_per_shape: bool,
+) -> bool {
+    if p.balances.is_none() {
         // The pieces' balances range beyond +-63: no test (never so in the literature).
         return true;
-    };
+    }
     let open = !occ & full;
     let balance = 2 * (open & p.black).count_ones() as i32 - open.count_ones() as i32;
-    // The balances the pieces left can make, offset by 64, as a bit set.
-    let mut sums: u128 = 1 << 64;
-    let mut a = avail;
-    while a != 0 {
-        let s = a.trailing_zeros() as usize;
-        a &= a - 1;
-        for _ in 0..copies[s] {
-            let mut next: u128 = 0;
-            for &v in balances[s] {
-                next |= if v >= 0 { sums << v } else { sums >> -v };
+    (-64..64).contains(&balance)
+        && (sums.reachable(avail, copies, one_per_shape) >> (balance + 64)) & 1 == 1
+}
+
+/// The balances the pieces left can make, by groups: the shapes with the same balances
+/// form a group, and `n` pieces of a group make the same balances whichever shapes they
+/// are, so each group keeps them for every `n`, made once per solver. A test then takes
+/// the number of pieces left in each group and joins the groups' sets: on a puzzle
+/// whose shapes all have balances `+-b` for a few `b` (the square and cubic lattices'
+/// checkerboard), a lookup per group rather than a step per piece left. Shapes whose only
+/// balance is 0 change nothing and are left out.
+#[derive(Clone, Debug, Default)]
+pub struct ParitySums {
+    /// Each group's shapes (bits), and the balances `n` of its pieces make, offset by
+    /// 64, as a bit set, for `n` from 0 to its number of pieces. The largest group first.
+    groups: Vec<(u64, Vec<u128>)>,
+}
+
+impl ParitySums {
+    /// The groups of `balances` (each shape's), for `copies` of each shape. Empty where
+    /// there are no balances (`None`: the test does not run).
+    pub fn new(balances: Option<&[&[i32]]>, copies: &[u8]) -> Self {
+        let Some(balances) = balances else {
+            return Self::default();
+        };
+        let mut groups: Vec<(&[i32], u64, usize)> = Vec::new();
+        for (s, &b) in balances.iter().enumerate().take(64) {
+            let n = copies.get(s).copied().unwrap_or(0) as usize;
+            if b.iter().all(|&v| v == 0) || n == 0 {
+                continue;
             }
-            sums = next;
+            match groups.iter_mut().find(|g| g.0 == b) {
+                Some(g) => {
+                    g.1 |= 1 << s;
+                    g.2 += n;
+                }
+                None => groups.push((b, 1 << s, n)),
+            }
         }
+        groups.sort_by_key(|g| std::cmp::Reverse(g.2));
+        let groups = groups
+            .into_iter()
+            .map(|(b, shapes, pieces)| {
+                let mut sets = vec![1u128 << 64];
+                for n in 0..pieces {
+                    sets.push(add_one(sets[n], b));
+                }
+                (shapes, sets)
+            })
+            .collect();
+        ParitySums { groups }
     }
-    (-64..64).contains(&balance) && (sums >> (balance + 64)) & 1 == 1
+
+    /// The balances (offset by 64, as a bit set) that the pieces left make: the shapes of
+    /// `avail`, `copies` of each (each one copy where `one_per_shape`).
+    #[inline(always)]
+    pub fn reachable(&self, avail: u64, copies: &[u8], one_per_shape: bool) -> u128 {
+        let mut sums: Option<u128> = None;
+        for (shapes, sets) in &self.groups {
+            let left = avail & shapes;
+            let n = if one_per_shape {
+                left.count_ones() as usize
+            } else {
+                let (mut n, mut a) = (0, left);
+                while a != 0 {
+                    n += copies[a.trailing_zeros() as usize & 63] as usize;
+                    a &= a - 1;
+                }
+                n
+            };
+            let Some(&set) = sets.get(n) else {
+                // More pieces than the group was made for: no test.
+                return u128::MAX;
+            };
+            sums = Some(match sums {
+                None => set,
+                Some(before) => join(before, set),
+            });
+        }
+        sums.unwrap_or(1 << 64)
+    }
+}
+
+/// The sums of `sums` (offset by 64) and one balance of `balances`.
+fn add_one(sums: u128, balances: &[i32]) -> u128 {
+    let mut next: u128 = 0;
+    for &v in balances {
+        next |= if v >= 0 { sums << v } else { sums >> -v };
+    }
+    next
+}
+
+/// The sums of one of `a` and one of `b`, both offset by 64.
+#[inline(always)]
+fn join(a: u128, mut b: u128) -> u128 {
+    let mut sums: u128 = 0;
+    while b != 0 {
+        let v = b.trailing_zeros() as i32 - 64;
+        b &= b - 1;
+        sums |= if v >= 0 { a << v } else { a >> -v };
+    }
+    sums
 }
 
 #[cfg(test)]
@@ -252,7 +349,88 @@ mod tests {
         };
         assert!(volume_ok(&multiple, Some(&s), full, occ, 0b11, &[1, 1], 0));
         // 12 open cells, balance 0 (6 black, 6 white), from two pieces of balance +-1.
-        assert!(parity_ok(&multiple, full, occ, 0b11, &[1, 1]));
-        assert!(!parity_ok(&multiple, full, occ, 0b01, &[1, 0]));
+        let sums = ParitySums::new(multiple.balances, &[1, 1]);
+        assert!(parity_ok(&multiple, &sums, full, occ, 0b11, &[1, 1], true));
+        assert!(!parity_ok(&multiple, &sums, full, occ, 0b01, &[1, 0], true));
+        assert!(!parity_ok(
+            &multiple,
+            &sums,
+            full,
+            occ,
+            0b01,
+            &[1, 0],
+            false
+        ));
+    }
+
+    /// The balances the pieces left make, a step per piece: what the groups must give.
+    fn sums_piece_by_piece(balances: &[&[i32]], avail: u64, copies: &[u8]) -> u128 {
+        let mut sums: u128 = 1 << 64;
+        for (s, b) in balances.iter().enumerate() {
+            if avail >> s & 1 == 1 {
+                for _ in 0..copies[s] {
+                    sums = add_one(sums, b);
+                }
+            }
+        }
+        sums
+    }
+
+    #[test]
+    fn grouped_sums_are_the_sums_piece_by_piece() {
+        // Balances as the lattices give them (+-b, 0, and uneven sets), the shapes' total
+        // within +-63 as lowering guarantees.
+        let kinds: [&[i32]; 7] = [
+            &[0],
+            &[-1, 1],
+            &[-2, 2],
+            &[-3, 3],
+            &[-2, 0, 2],
+            &[1],
+            &[-3, -1, 1],
+        ];
+        let mut rng = crate::rng::SplitMix64::new(62);
+        for _ in 0..2000 {
+            let shapes = 1 + rng.below(24);
+            let mut balances: Vec<&[i32]> = Vec::new();
+            let mut full: Vec<u8> = Vec::new();
+            let mut range = 0;
+            for _ in 0..shapes {
+                let b = kinds[rng.below(kinds.len())];
+                let n = 1 + rng.below(3) as u8;
+                let widest = b.iter().map(|v| v.abs()).max().unwrap_or(0) * n as i32;
+                if range + widest > 63 {
+                    balances.push(kinds[0]);
+                    full.push(n);
+                    continue;
+                }
+                range += widest;
+                balances.push(b);
+                full.push(n);
+            }
+            let one_each = full.iter().all(|&n| n == 1);
+            let sums = ParitySums::new(Some(&balances), &full);
+            for _ in 0..20 {
+                // Some shapes used up, others with fewer copies left.
+                let mut avail = 0u64;
+                let mut copies = full.clone();
+                for (s, c) in copies.iter_mut().enumerate() {
+                    *c = rng.below(*c as usize + 1) as u8;
+                    if *c > 0 {
+                        avail |= 1 << s;
+                    }
+                }
+                let want = sums_piece_by_piece(&balances, avail, &copies);
+                assert_eq!(sums.reachable(avail, &copies, false), want);
+                if one_each {
+                    assert_eq!(sums.reachable(avail, &copies, true), want);
+                }
+            }
+        }
+        // No balances: no groups, and only the empty sum.
+        assert_eq!(
+            ParitySums::new(None, &[1]).reachable(1, &[1], true),
+            1 << 64
+        );
     }
 }

@@ -11,7 +11,7 @@ use super::bits::{Block, Word};
 use super::isa::{dispatch, prefetch, within, Isa, Kernels};
 use super::level::Level;
 use super::memo::{DeadStates, MEMO_FROM};
-use super::prune::{isolated, neighbours_toward, parity_ok, volume_ok};
+use super::prune::{isolated, neighbours_toward, parity_ok, volume_ok, ParitySums};
 use super::tables::{lower_first, Isolation, List, SetTable, Shift, Span, Tables};
 use crate::lanes;
 use crate::search::{Capabilities, Context, RunShare, Search};
@@ -100,6 +100,10 @@ struct State<T: Tables> {
     volume_from: usize,
     parity_from: usize,
     prune_from: usize,
+    /// The parity backtrack's balances by groups of shapes, made at the first run that
+    /// applies it (`parity_made`).
+    parity: ParitySums,
+    parity_made: bool,
     /// The E heuristic while more than this many pieces are left, then F.
     f_from: usize,
     /// The solver of the last cells, in a narrower word. Called once per hand-over, so
@@ -238,6 +242,8 @@ impl<T: Tables> Solver<T> {
                 volume_from: usize::MAX,
                 parity_from: usize::MAX,
                 prune_from: usize::MAX,
+                parity: ParitySums::default(),
+                parity_made: false,
                 f_from: usize::MAX,
                 tail,
                 dead: None,
@@ -269,6 +275,12 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.volume_from = settings.volume_from;
         s.parity_from = settings.parity_from;
         s.prune_from = settings.volume_from.min(settings.parity_from);
+        if settings.parity_from != usize::MAX && !s.parity_made {
+            // Once per solver: the tables do not change, and every entry configures.
+            let t = self.tables;
+            s.parity = ParitySums::new(t.pruning().balances, t.copies());
+            s.parity_made = true;
+        }
         s.f_from = settings.f_from;
         s.attempts[..levels].fill(0);
         s.fits[..levels].fill(0);
@@ -963,7 +975,16 @@ impl<T: Tables> State<T> {
         let p = t.pruning();
         (remaining <= self.volume_from
             || volume_ok(p, t.shifts(), t.full(), occ, avail, &self.copies, image))
-            && (remaining <= self.parity_from || parity_ok(p, t.full(), occ, avail, &self.copies))
+            && (remaining <= self.parity_from
+                || parity_ok(
+                    p,
+                    &self.parity,
+                    t.full(),
+                    occ,
+                    avail,
+                    &self.copies,
+                    t.one_per_shape(),
+                ))
     }
 }
 
