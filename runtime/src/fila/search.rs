@@ -100,10 +100,9 @@ struct State<T: Tables> {
     volume_from: usize,
     parity_from: usize,
     prune_from: usize,
-    /// The parity backtrack's balances by groups of shapes, made at the first run that
-    /// applies it (`parity_made`).
+    /// The parity backtrack's balances by groups of shapes, made with the solver from
+    /// its tables, which do not change.
     parity: ParitySums,
-    parity_made: bool,
     /// The E heuristic while more than this many pieces are left, then F.
     f_from: usize,
     /// The solver of the last cells, in a narrower word. Called once per hand-over, so
@@ -242,8 +241,7 @@ impl<T: Tables> Solver<T> {
                 volume_from: usize::MAX,
                 parity_from: usize::MAX,
                 prune_from: usize::MAX,
-                parity: ParitySums::default(),
-                parity_made: false,
+                parity: ParitySums::new(tables.pruning().balances, tables.copies()),
                 f_from: usize::MAX,
                 tail,
                 dead: None,
@@ -275,12 +273,6 @@ impl<T: Tables> Narrower<T::Word> for Solver<T> {
         s.volume_from = settings.volume_from;
         s.parity_from = settings.parity_from;
         s.prune_from = settings.volume_from.min(settings.parity_from);
-        if settings.parity_from != usize::MAX && !s.parity_made {
-            // Once per solver: the tables do not change, and every entry configures.
-            let t = self.tables;
-            s.parity = ParitySums::new(t.pruning().balances, t.copies());
-            s.parity_made = true;
-        }
         s.f_from = settings.f_from;
         s.attempts[..levels].fill(0);
         s.fits[..levels].fill(0);
