@@ -229,10 +229,11 @@ fn prepare(path: &str, text: &str, config: &Config) -> Result<Lowered, Vec<Diagn
     }
     let mut puzzle = puzzles.remove(0);
     let at_d = |message: String| vec![Diagnostic::new(path, puzzle_line(text), 1, message)];
-    // The volume filter shapes the images: before anything is made from them.
+    // The volume and parity filters shape the images: before anything is made from them.
     if config.pruning.volume_filter {
         puzzle.volume_filter();
     }
+    puzzle.parity_filter();
     let mut info = info::puzzle_info(&puzzle, &config.redundancy, "generated FILA solver")
         .map_err(|e| at_d(e.0))?;
     info.pruning = config.pruning;

@@ -40,6 +40,16 @@ impl Prepared {
     }
 }
 
+/// Applies the parity filter ([`Puzzle::parity_filter`]) and says, for `-i`'s `ENGINE=`,
+/// what it dropped (nothing where it dropped nothing).
+fn parity_note(puzzle: &mut Puzzle) -> String {
+    let before = puzzle.images.len();
+    match puzzle.parity_filter() {
+        0 => String::new(),
+        dropped => format!("; the parity filter dropped {dropped} of {before} images"),
+    }
+}
+
 /// The filter the model is built with for `-r`: the named piece, or the automatic
 /// choice. The model always has the unfiltered first stage too, which `-r .` uses.
 pub fn model_filter(redundancy: &RedundancyFilter) -> Redundancy {
@@ -81,6 +91,12 @@ pub fn prepare(
     if volume_filter {
         puzzle.volume_filter();
     }
+    // The FILA engine's own filter; dancing links, the oracle, searches without it.
+    let parity = if runs_on == Engine::Fila {
+        parity_note(&mut puzzle)
+    } else {
+        String::new()
+    };
     let dlx = "generic engine: dancing links";
     let redundancy = model_filter(&options.redundancy);
     let partial = options.goal > 0;
@@ -127,7 +143,7 @@ pub fn prepare(
                 built = Some(search);
             }
             info.engine = format!(
-                "{}; by default {}{chose}",
+                "{}; by default {}{parity}{chose}",
                 crate::fila::describe(&ir),
                 defaults.why
             );

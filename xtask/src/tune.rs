@@ -173,6 +173,7 @@ impl Engine {
         if volume_filter {
             puzzle.volume_filter();
         }
+        puzzle.parity_filter();
         // The switch is set by every run (`--f-from`): only the E stage must be there.
         let ir = puzzle::fila::lower(&puzzle, puzzle.mobile_pieces(), true).map_err(|e| e.0)?;
         let mut info = puzzle::info::puzzle_info(&puzzle, redundancy, &puzzle::fila::describe(&ir))
