@@ -1309,23 +1309,33 @@ mod tests {
                 (0..original.images.len()).filter(|&i| !kept(i)).count(),
                 dropped
             );
-            for mode in [SymmetryMode::Rotations, SymmetryMode::Mirror] {
-                let Ok(group) = original.group(mode) else {
-                    continue;
-                };
-                // The group depends on the box and the pieces only.
-                assert_eq!(filtered.group(mode).unwrap(), group);
-                assert!(group.len() > 1, "{name}: a symmetric box");
-                for g in &group {
-                    for i in 0..original.images.len() {
-                        let j = original.map_image(g, i).unwrap();
-                        assert_eq!(kept(i), kept(j), "{name}: images {i} and {j}");
-                    }
+            check_dropped_together(name, &original, &filtered);
+        }
+    }
+
+    /// Images a symmetry of the box maps to each other are dropped together by a filter
+    /// that made `filtered` from `original`, under every group that applies, so that the
+    /// filtered model's first stage is built under the same group.
+    fn check_dropped_together(name: &str, original: &Puzzle, filtered: &Puzzle) {
+        let kept = |i: usize| {
+            let im = &original.images[i];
+            filtered.find_image(im.shape, &im.cells).is_some()
+        };
+        for mode in [SymmetryMode::Rotations, SymmetryMode::Mirror] {
+            let Ok(group) = original.group(mode) else {
+                continue;
+            };
+            // The group depends on the box and the pieces only.
+            assert_eq!(filtered.group(mode).unwrap(), group);
+            assert!(group.len() > 1, "{name}: a symmetric box");
+            for g in &group {
+                for i in 0..original.images.len() {
+                    let j = original.map_image(g, i).unwrap();
+                    assert_eq!(kept(i), kept(j), "{name}: images {i} and {j}");
                 }
-                // So the filtered model's first stage can be built under the same group.
-                let stage = filtered.first_stage(&Redundancy::Auto, &group).unwrap();
-                assert!(!stage.entries.is_empty());
             }
+            let stage = filtered.first_stage(&Redundancy::Auto, &group).unwrap();
+            assert!(!stage.entries.is_empty());
         }
     }
 
@@ -1377,22 +1387,7 @@ mod tests {
             }
             assert_eq!(dropped, expected, "{name}");
             assert!(dropped > 0, "{name}");
-            // Symmetric images go together, and the first stage is built as before.
-            for mode in [SymmetryMode::Rotations, SymmetryMode::Mirror] {
-                let Ok(group) = original.group(mode) else {
-                    continue;
-                };
-                assert!(group.len() > 1, "{name}: a symmetric box");
-                assert_eq!(filtered.group(mode).unwrap(), group);
-                for g in &group {
-                    for i in 0..original.images.len() {
-                        let j = original.map_image(g, i).unwrap();
-                        assert_eq!(kept(i), kept(j), "{name}: images {i} and {j}");
-                    }
-                }
-                let stage = filtered.first_stage(&Redundancy::Auto, &group).unwrap();
-                assert!(!stage.entries.is_empty());
-            }
+            check_dropped_together(name, &original, &filtered);
         }
         // A box whose balance is in the middle of what its pieces make loses nothing.
         let mut p = puzzle(include_str!("../../puzzles/pentomino_10x6.txt"));
