@@ -146,20 +146,24 @@ echo "$first"
 run_recipe "$first" >"$tmp/first.out" 2>"$tmp/first.err" &
 runner=$!
 # Wait for a shard running on h3 to have finished a subtree, then kill it (kill -9: as if
-# its host had gone away under it).
+# its host had gone away under it). The shard is stopped while its checkpoint is read, so
+# it cannot end between the look and the kill (with both cores busy a shard can end within
+# the time an ssh login takes); the checkpoint is read through the shard's own working
+# directory, which is h3's fila-shards.
 killed=
 for _ in $(seq 600); do
     pids=$(ip netns pids fila-h3 | paste -sd, -)
     pid=$(ps -o pid=,comm= -p "$pids" | awk '$2 == "one_sided_18x5" { print $1; exit }')
-    if [ -n "$pid" ]; then
+    if [ -n "$pid" ] && kill -STOP "$pid" 2>/dev/null; then
         shard=$(tr '\0' ' ' <"/proc/$pid/cmdline" | sed -E 's|.*--shard ([0-9]+)/.*|\1|')
-        if on h3 "grep -qs '^DONE=[0-9]' fila-shards/checkpoint-$shard"; then
+        if grep -qs '^DONE=[0-9]' "/proc/$pid/cwd/checkpoint-$shard"; then
             kill -9 "$pid"
             killed=$shard
             break
         fi
+        kill -CONT "$pid" 2>/dev/null || true
     fi
-    sleep 0.1
+    sleep 0.05
 done
 [ -n "$killed" ] || { echo "no shard of h3 was caught part-way" >&2; exit 1; }
 echo "killed shard $killed on h3 part-way; its checkpoint there:"
