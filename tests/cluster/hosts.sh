@@ -147,9 +147,9 @@ run_recipe "$first" >"$tmp/first.out" 2>"$tmp/first.err" &
 runner=$!
 # Wait for a shard running on h3 to have finished a subtree, then kill it (kill -9: as if
 # its host had gone away under it). The shard is stopped while its checkpoint is read, so
-# it cannot end between the look and the kill (with both cores busy a shard can end within
-# the time an ssh login takes); the checkpoint is read through the shard's own working
-# directory, which is h3's fila-shards.
+# that it cannot end between the look and the kill (once, with the checkpoint read over an
+# ssh login, the shard was gone by the kill); the checkpoint is read through the shard's
+# own working directory, which is h3's fila-shards.
 killed=
 for _ in $(seq 600); do
     pids=$(ip netns pids fila-h3 | paste -sd, -)
@@ -163,7 +163,7 @@ for _ in $(seq 600); do
         fi
         kill -CONT "$pid" 2>/dev/null || true
     fi
-    sleep 0.05
+    sleep 0.1
 done
 [ -n "$killed" ] || { echo "no shard of h3 was caught part-way" >&2; exit 1; }
 echo "killed shard $killed on h3 part-way; its checkpoint there:"
