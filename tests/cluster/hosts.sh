@@ -10,18 +10,19 @@
 #    host, each shard runs on h2 or h3, its output comes back, and `fila merge` adds the
 #    outputs up to 9839.
 # 2. The one-sided pentominoes in 18x5 in 4 shards (the recipe with that executable,
-#    4 shards, one slot per host and a checkpoint written every 0.2 s). A shard running on
-#    h3 is killed part-way; the recipe run again with `--resume-failed` (on h3, as if the
-#    host came back) resumes it from its checkpoint there; the outputs add up to 686628.
+#    4 shards, one slot per host and a checkpoint written every 0.2 s). The first shard
+#    on h3 is killed part-way, by strace at its second checkpoint write; the recipe run
+#    again with `--resume-failed` (on h3, as if the host came back) resumes it from its
+#    checkpoint there; the outputs add up to 686628.
 #
 # Usage (as root, after `cargo build --release`): tests/cluster/hosts.sh
-# Needs ip, sshd, ssh, ssh-keygen, parallel and rsync (Debian: iproute2 openssh-server
-# openssh-client parallel rsync). Exits non-zero, saying why, when a check fails.
+# Needs ip, sshd, ssh, ssh-keygen, parallel, rsync and strace (Debian: iproute2
+# openssh-server openssh-client parallel rsync strace). Exits non-zero, saying why, when a check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 bin=$repo/target/release
-for tool in ip sshd ssh ssh-keygen parallel rsync; do
+for tool in ip sshd ssh ssh-keygen parallel rsync strace; do
     command -v "$tool" >/dev/null || { echo "hosts.sh: $tool is missing" >&2; exit 2; }
 done
 for exe in fila tetriscube one_sided_18x5; do
@@ -140,40 +141,30 @@ sided=${sided//\{\}\/8/\{\}\/4}
 sided=${sided//::: 1 2 3 4 5 6 7 8/::: 1 2 3 4}
 sided=${sided//--checkpoint \$c/--checkpoint \$c --checkpoint-every 0.2}
 first=${sided//host1,host2/1\/h2,1\/h3}
+# The first shard to run on h3 is killed part-way (SIGKILL: as if its host had gone away
+# under it): strace(1) sends it the signal as it begins to replace its checkpoint for the
+# second time, so the checkpoint left on h3 holds the subtrees of its first write, at least
+# one. The words that run it under strace wait in a file of h3's fila-shards, which that
+# shard takes away, so later shards there run as written.
+first=${first//.\/one_sided_18x5 /\$(cat kill-with 2>\/dev\/null \&\& rm kill-with) .\/one_sided_18x5 }
 again=${sided//host1,host2/1\/h3}
 again=${again//parallel --will-cite/parallel --will-cite --resume-failed}
+on h3 "echo strace -f -qq -o /dev/null -e trace=rename,renameat,renameat2 \
+    -e inject=rename,renameat,renameat2:signal=KILL:when=2 >fila-shards/kill-with"
 echo "$first"
-run_recipe "$first" >"$tmp/first.out" 2>"$tmp/first.err" &
-runner=$!
-# Wait for a shard running on h3 to have finished a subtree, then kill it (kill -9: as if
-# its host had gone away under it). The shard is stopped while its checkpoint is read, so
-# that it cannot end between the look and the kill (once, with the checkpoint read over an
-# ssh login, the shard was gone by the kill); the checkpoint is read through the shard's
-# own working directory, which is h3's fila-shards.
-killed=
-for _ in $(seq 600); do
-    pids=$(ip netns pids fila-h3 | paste -sd, -)
-    pid=$(ps -o pid=,comm= -p "$pids" | awk '$2 == "one_sided_18x5" { print $1; exit }')
-    if [ -n "$pid" ] && kill -STOP "$pid" 2>/dev/null; then
-        shard=$(tr '\0' ' ' <"/proc/$pid/cmdline" | sed -E 's|.*--shard ([0-9]+)/.*|\1|')
-        if grep -qs '^DONE=[0-9]' "/proc/$pid/cwd/checkpoint-$shard"; then
-            kill -9 "$pid"
-            killed=$shard
-            break
-        fi
-        kill -CONT "$pid" 2>/dev/null || true
-    fi
-    sleep 0.1
-done
-[ -n "$killed" ] || { echo "no shard of h3 was caught part-way" >&2; exit 1; }
-echo "killed shard $killed on h3 part-way; its checkpoint there:"
-on h3 "grep -E '^(SHARD|DONE|SOLUTIONS)=' fila-shards/checkpoint-$killed"
-wait "$runner" || true
+run_recipe "$first" >"$tmp/first.out" 2>"$tmp/first.err" || true
 echo "the run's joblog (host, exit status, signal) and what fila merge said:"
 cut -f 2,7,8 "$tmp/h1/shards.log"
 grep -v Killed "$tmp/first.err" || true
-awk -F'\t' -v k="$killed" 'NR > 1 && $7 != 0 { print $NF }' "$tmp/h1/shards.log" | grep -q -- "--shard $killed/4" \
-    || { echo "the joblog does not show shard $killed failed" >&2; exit 1; }
+on h3 'test ! -e fila-shards/kill-with' || { echo "no shard ran on h3" >&2; exit 1; }
+failed=$(awk -F'\t' 'NR > 1 && $7 != 0 { print $2, $NF }' "$tmp/h1/shards.log")
+killed=$(echo "$failed" | sed -nE 's|^h3 .*--shard ([0-9]+)/4.*|\1|p')
+[ -n "$killed" ] && [ "$(echo "$failed" | wc -l)" = 1 ] \
+    || { echo "the joblog does not show one shard failed on h3: ${failed:-none}" >&2; exit 1; }
+echo "killed shard $killed on h3 part-way; its checkpoint there:"
+on h3 "grep -E '^(SHARD|DONE|SOLUTIONS)=' fila-shards/checkpoint-$killed"
+on h3 "grep -q '^DONE=[0-9]' fila-shards/checkpoint-$killed" \
+    || { echo "shard $killed left no finished subtree in its checkpoint" >&2; exit 1; }
 echo
 echo "the recipe again, with --resume-failed, h3 back:"
 echo "$again"
