@@ -29,6 +29,7 @@ for exe in fila tetriscube one_sided_18x5; do
     [ -x "$bin/$exe" ] || { echo "hosts.sh: $bin/$exe is missing (cargo build --release)" >&2; exit 2; }
 done
 [ "$(id -u)" = 0 ] || { echo "hosts.sh: network namespaces need root" >&2; exit 2; }
+strace -qq -o /dev/null true || { echo "hosts.sh: strace cannot trace a process here" >&2; exit 2; }
 
 tmp=$(mktemp -d /tmp/fila-hosts.XXXXXX)
 hosts=(h1 h2 h3)
