@@ -3,8 +3,8 @@
 //! executable and the run-time FILA engine agree with the dancing-links oracle and the
 //! published counts on every puzzle file, random small puzzles (on every lattice) built
 //! into a crate that depends on the runtime alone agree with the oracle (and so does the
-//! run-time engine on them), and the trybuild UI cases (a solver that compiles, a broken
-//! puzzle that does not).
+//! run-time engine on them). (The trybuild UI cases are a package of their own,
+//! `tests/ui`.)
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -1478,34 +1478,4 @@ fn random_puzzles_agree_with_the_oracle() {
         filtered_cases > 0,
         "the parity filter dropped images in no random puzzle"
     );
-}
-
-// ---------------------------------------------------------------------------------------
-// 5. trybuild UI tests.
-
-/// Writes `tests/ui/generated/NAME.rs` for each `tests/ui/puzzles/NAME.txt` with
-/// `generate_or_error` (a broken puzzle gives a file of `compile_error!`s), so that the
-/// UI cases always build what the generator makes today. The directory is ignored by git.
-fn write_ui_sources() {
-    let config = generator::Config::default();
-    for puzzle in txt_files("tests/ui/puzzles") {
-        let name = stem(&puzzle);
-        let label = format!("tests/ui/puzzles/{name}.txt");
-        let generated = generator::generate_or_error(&label, &read(&puzzle), &config);
-        generated
-            .write(&root().join("tests/ui/generated"), name)
-            .unwrap_or_else(|e| panic!("cannot write the UI sources: {e}"));
-    }
-}
-
-/// `tests/ui/pass`: a small generated solver compiles and runs. `tests/ui/fail`: a
-/// definition with errors becomes a file that fails to compile with messages naming
-/// `tests/ui/puzzles/NAME.txt:LINE:COL`. Bless a changed message with `TRYBUILD=overwrite`
-/// and review the `.stderr` by hand.
-#[test]
-fn ui() {
-    write_ui_sources();
-    let cases = trybuild::TestCases::new();
-    cases.pass("tests/ui/pass/*.rs");
-    cases.compile_fail("tests/ui/fail/*.rs");
 }
