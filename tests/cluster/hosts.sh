@@ -17,7 +17,8 @@
 #
 # Usage (as root, after `cargo build --release`): tests/cluster/hosts.sh
 # Needs ip, sshd, ssh, ssh-keygen, parallel, rsync and strace (Debian: iproute2
-# openssh-server openssh-client parallel rsync strace). Exits non-zero, saying why, when a check fails.
+# openssh-server openssh-client parallel rsync strace). Exits non-zero, saying why, when a
+# check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
