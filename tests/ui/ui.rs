@@ -2,27 +2,11 @@
 //! own and runs, `fail/` a definition with errors becomes a file that fails to build with
 //! messages naming `tests/ui/puzzles/NAME.txt:LINE:COL`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// This package's directory, `tests/ui`.
 fn here() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every `puzzles/*.txt`, sorted.
-fn puzzles() -> Vec<PathBuf> {
-    let dir = here().join("puzzles");
-    let entries =
-        std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| {
-            e.unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-                .path()
-        })
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// Writes `generated/NAME.rs` for each `puzzles/NAME.txt` with `generate_or_error` (a
@@ -30,7 +14,10 @@ fn puzzles() -> Vec<PathBuf> {
 /// the generator makes today. The directory is ignored by git.
 fn write_ui_sources() {
     let config = generator::Config::default();
-    for puzzle in puzzles() {
+    let dir = here().join("puzzles");
+    let puzzles = generator::stamp::txt_files(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    for puzzle in puzzles {
         let name = puzzle.file_stem().and_then(|s| s.to_str()).unwrap();
         let label = format!("tests/ui/puzzles/{name}.txt");
         let text = std::fs::read_to_string(&puzzle)
