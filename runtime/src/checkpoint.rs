@@ -240,16 +240,33 @@ impl Checkpoint {
     /// `FILE`.
     pub fn write(&self) -> Result<(), String> {
         use std::io::Write;
-        let mut tmp = self.path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let fail =
-            |e: std::io::Error| format!("cannot write the checkpoint {}: {e}", self.path.display());
+        let tmp = self.tmp();
+        let fail = |e| self.cannot(e);
         let mut file = std::fs::File::create(&tmp).map_err(fail)?;
         file.write_all(self.text().as_bytes()).map_err(fail)?;
         file.sync_all().map_err(fail)?;
         drop(file);
         std::fs::rename(&tmp, &self.path).map_err(fail)
+    }
+
+    /// Checks, before the search, that [`Checkpoint::write`] can make its `FILE.tmp` (and
+    /// removes it, renaming nothing): a run whose record could never be written is
+    /// refused at once rather than warned of only when its first write is due.
+    pub fn check_writable(&self) -> Result<(), String> {
+        let tmp = self.tmp();
+        std::fs::File::create(&tmp).map_err(|e| self.cannot(e))?;
+        std::fs::remove_file(&tmp).map_err(|e| self.cannot(e))
+    }
+
+    /// `FILE.tmp`, where a write goes before it replaces `FILE`.
+    fn tmp(&self) -> PathBuf {
+        let mut tmp = self.path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        PathBuf::from(tmp)
+    }
+
+    fn cannot(&self, e: std::io::Error) -> String {
+        format!("cannot write the checkpoint {}: {e}", self.path.display())
     }
 }
 

@@ -383,6 +383,14 @@ impl Beginning {
             Some(from) => Checkpoint::resume(from, fresh).map_err(UsageError)?,
             None => fresh,
         };
+        checkpoint.check_writable().map_err(|e| {
+            let other = if options.checkpoint.is_some() {
+                "another"
+            } else {
+                "a"
+            };
+            UsageError(format!("{e} (name {other} file with --checkpoint)"))
+        })?;
         if checkpoint.resumed() {
             for &k in &checkpoint.done {
                 beginning.done[k] = true;

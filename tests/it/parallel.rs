@@ -486,6 +486,68 @@ fn foreign_or_damaged_checkpoints_are_refused() {
     assert_eq!(o.status.code(), Some(2), "one checkpoint for two puzzles");
 }
 
+/// A checkpoint that could never be written (its directory missing) is refused before
+/// the search, with exit status 2 and a message naming it, by `fila solve` (for
+/// `--checkpoint`, and for `--resume`'s file, where the run keeps recording) and by a
+/// generated solver; the check leaves no file behind where the record can be written.
+#[test]
+fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
+    let dir = scratch("unwritable");
+    let missing = dir.join("missing").join("c").display().to_string();
+    let refused = |o: Output, what: &str| {
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        let message = format!("cannot write the checkpoint {missing}");
+        assert!(stderr(&o).contains(&message), "{what}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{what}: {}", stdout(&o));
+    };
+    let file = "puzzles/soma.txt";
+    refused(
+        run_fila(&["solve", "--checkpoint", &missing, file], None),
+        "fila solve --checkpoint",
+    );
+    refused(
+        run(&executable("soma"), &["-i", "--checkpoint", &missing]),
+        "generated --checkpoint",
+    );
+    let checkpoint = dir.join("c").display().to_string();
+    must(
+        run_fila(&["solve", "-q", "--checkpoint", &checkpoint, file], None),
+        "record",
+    );
+    let names = |d: &Path| -> Vec<String> {
+        let entries = std::fs::read_dir(d).unwrap();
+        let mut names: Vec<String> = entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&dir), ["c"]);
+    // `--resume`'s file, where the run goes on recording, cannot be replaced (its
+    // `.tmp` is a directory, which stops root too): refused, unless --checkpoint names
+    // another file.
+    std::fs::create_dir(dir.join("c.tmp")).unwrap();
+    let o = run_fila(&["solve", "-q", "--resume", &checkpoint, file], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--checkpoint"), "{}", stderr(&o));
+    let other = dir.join("d").display().to_string();
+    let o = run_fila(
+        &[
+            "solve",
+            "-q",
+            "-i",
+            "--resume",
+            &checkpoint,
+            "--checkpoint",
+            &other,
+            file,
+        ],
+        None,
+    );
+    assert_eq!(number(&report(&must(o, "resumed")), "SOLUTIONS"), 480);
+    assert_eq!(names(&dir), ["c", "c.tmp", "d"]);
+}
+
 /// With --progress and stderr not a terminal, progress comes as plain lines with an ETA;
 /// stdout is what it would be without.
 #[test]
