@@ -294,7 +294,51 @@ pub fn check_workspace(root: &Path, generator: &str) -> Vec<String> {
             reports.push(Stale::missing().report(&stub));
         }
     }
+    match orphans(root) {
+        Ok(orphans) => reports.extend(orphans.iter().map(|o| orphan_report(o))),
+        Err(e) => reports.push(format!("error: cannot read generated/ or src/bin/: {e}\n")),
+    }
     reports
+}
+
+/// What stands in `generated/` or `src/bin/` for a puzzle no longer in `puzzles/`: each
+/// `generated/NAME.rs`, table directory `generated/NAME/` and stub `src/bin/NAME.rs`
+/// without a `puzzles/NAME.txt`, as paths relative to `root`, sorted.
+pub fn orphans(root: &Path) -> std::io::Result<Vec<String>> {
+    let mut found = Vec::new();
+    for dir in ["generated", "src/bin"] {
+        let entries = match std::fs::read_dir(root.join(dir)) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        for entry in entries {
+            let entry = entry?;
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let name = if entry.file_type()?.is_dir() {
+                (dir == "generated").then_some(file.as_str())
+            } else {
+                file.strip_suffix(".rs")
+            };
+            if name.is_some_and(|n| !root.join("puzzles").join(format!("{n}.txt")).exists()) {
+                found.push(format!("{dir}/{file}"));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The report of an orphan ([`orphans`]), for the build and `cargo xtask gen --check`.
+pub fn orphan_report(path: &str) -> String {
+    let name = Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    format!(
+        "error: {path} has no puzzles/{name}.txt (`cargo xtask gen` removes what it made \
+         for a puzzle no longer there)\n"
+    )
 }
 
 /// What to do about stale generated code, said after the reports.
@@ -492,6 +536,24 @@ mod tests {
                 "error: generated/b.rs is missing",
                 "error: src/bin/c.rs is missing",
             ]
+        );
+        // A puzzle removed: what was made for it, its tables included, is named.
+        std::fs::remove_file(tree.0.join("puzzles/a.txt")).unwrap();
+        tree.write("generated/a/e_masks.bin", "");
+        tree.write("generated/b/e_masks.bin", "");
+        assert_eq!(
+            orphans(&tree.0).unwrap(),
+            ["generated/a", "generated/a.rs", "src/bin/a.rs"]
+        );
+        let reports = check_workspace(&tree.0, GENERATOR);
+        assert!(
+            reports.contains(&orphan_report("src/bin/a.rs")),
+            "{reports:?}"
+        );
+        assert_eq!(
+            orphan_report("generated/a"),
+            "error: generated/a has no puzzles/a.txt (`cargo xtask gen` removes what it made \
+             for a puzzle no longer there)\n"
         );
     }
 }

@@ -283,26 +283,128 @@ pub fn explain_one(root: &Path, file: &Path, config: &generator::Config) -> Resu
     generator::explain(&label, &text, config).map_err(|d| generator::diag::render(&d))
 }
 
-/// Fails when a generated file or stub has no puzzle behind it.
-pub fn check_orphans(root: &Path) -> Result<(), String> {
-    for dir in ["generated", "src/bin"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+/// What `cargo xtask gen` made for puzzles no longer in `puzzles/`
+/// ([`stamp::orphans`]). With `check`, each is an error; otherwise each is removed where
+/// it is what `gen` writes (a stamped `generated/NAME.rs`, a directory of `.bin` tables,
+/// the stub `src/bin/NAME.rs`), and anything else is left, an error. Returns the lines
+/// saying what was removed, and the errors.
+pub fn tidy_orphans(root: &Path, check: bool) -> (Vec<String>, String) {
+    let (mut removed, mut errors) = (Vec::new(), String::new());
+    let orphans = match stamp::orphans(root) {
+        Ok(orphans) => orphans,
+        Err(e) => {
+            return (
+                removed,
+                format!("error: cannot read generated/ or src/bin/: {e}\n"),
+            )
+        }
+    };
+    for orphan in &orphans {
+        let path = root.join(orphan);
+        if check || !made_by_gen(&path) {
+            errors.push_str(&stamp::orphan_report(orphan));
             continue;
+        }
+        let gone = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
         };
-        for e in entries.flatten() {
-            let path = e.path();
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
-                continue;
-            };
-            if path.extension().is_some_and(|x| x == "rs")
-                && !root.join("puzzles").join(format!("{stem}.txt")).exists()
-            {
-                return Err(format!(
-                    "error: {} has no puzzles/{stem}.txt: remove it",
-                    path.display()
-                ));
-            }
+        match gone {
+            Ok(()) => removed.push(format!(
+                "removed {orphan}: its puzzle is no longer in puzzles/\n"
+            )),
+            Err(e) => errors.push_str(&format!("error: cannot remove {orphan}: {e}\n")),
         }
     }
-    Ok(())
+    (removed, errors)
+}
+
+/// Whether `path`, in `generated/` or `src/bin/`, is what `cargo xtask gen` writes there.
+fn made_by_gen(path: &Path) -> bool {
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return false;
+        };
+        return entries.into_iter().all(|e| {
+            e.is_ok_and(|e| {
+                e.file_type().is_ok_and(|t| t.is_file())
+                    && e.path().extension().is_some_and(|x| x == "bin")
+            })
+        });
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    if path.parent().is_some_and(|p| p.ends_with("src/bin")) {
+        text == stub(name)
+    } else {
+        !stamp::stamp_of(&text).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full `gen` removes what it made for a puzzle no longer in `puzzles/`, and
+    /// nothing else; `--check` names every orphan and removes nothing.
+    #[test]
+    fn what_gen_made_for_a_puzzle_gone_is_removed_and_nothing_else() {
+        let pid = std::process::id();
+        let root = std::env::temp_dir().join(format!("fila-xtask-orphans-{pid}"));
+        let _ = std::fs::remove_dir_all(&root);
+        let write = |path: &str, contents: &str| {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, contents).unwrap();
+        };
+        let text = "D:xDim=1:yDim=1:zDim=1\n~D\n";
+        let solver = |name: &str| {
+            let label = format!("puzzles/{name}.txt");
+            stamp::header(&label, text, "fila", "-r #", 0) + "fn main() {}\n"
+        };
+        write("puzzles/kept.txt", text);
+        write("generated/kept.rs", &solver("kept"));
+        write("src/bin/kept.rs", &stub("kept"));
+        write("generated/gone.rs", &solver("gone"));
+        write("generated/gone/e_masks.bin", "");
+        write("src/bin/gone.rs", &stub("gone"));
+        // Not what `gen` writes: an executable of one's own, a directory of other files.
+        write("src/bin/tool.rs", "fn main() {}\n");
+        write("generated/notes/todo.md", "");
+        let (removed, errors) = tidy_orphans(&root, true);
+        assert!(removed.is_empty(), "{removed:?}");
+        assert_eq!(errors.lines().count(), 5, "{errors}");
+        let (removed, errors) = tidy_orphans(&root, false);
+        let said =
+            |orphan: &str| format!("removed {orphan}: its puzzle is no longer in puzzles/\n");
+        assert_eq!(
+            removed,
+            [
+                said("generated/gone"),
+                said("generated/gone.rs"),
+                said("src/bin/gone.rs")
+            ]
+        );
+        let left =
+            stamp::orphan_report("generated/notes") + &stamp::orphan_report("src/bin/tool.rs");
+        assert_eq!(errors, left);
+        for kept in [
+            "generated/kept.rs",
+            "src/bin/kept.rs",
+            "src/bin/tool.rs",
+            "generated/notes/todo.md",
+        ] {
+            assert!(root.join(kept).exists(), "{kept}");
+        }
+        for gone in ["generated/gone", "generated/gone.rs", "src/bin/gone.rs"] {
+            assert!(!root.join(gone).exists(), "{gone}");
+        }
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -71,7 +71,8 @@ fn gen(args: &[String]) -> ExitCode {
             }
         }
     };
-    let files: Vec<PathBuf> = if files.is_empty() {
+    let every = files.is_empty();
+    let files: Vec<PathBuf> = if every {
         match xtask::txt_files(&root.join("puzzles")) {
             Ok(files) => files,
             Err(message) => {
@@ -159,9 +160,13 @@ fn gen(args: &[String]) -> ExitCode {
         eprintln!("{}", generator::stamp::FIX);
         return ExitCode::from(1);
     }
-    if check {
-        if let Err(message) = xtask::check_orphans(&root) {
-            eprintln!("{message}");
+    // What was made for puzzles no longer there: an error with --check, removed when
+    // every puzzle is regenerated.
+    if check || every {
+        let (removed, errors) = xtask::tidy_orphans(&root, check);
+        print!("{}", removed.concat());
+        if !errors.is_empty() {
+            eprint!("{errors}");
             return ExitCode::from(1);
         }
     }
