@@ -3,7 +3,7 @@
 
 use std::io::{Read, Write};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Parser, Subcommand, ValueEnum};
 use puzzle::limits::Limits;
 use puzzle::solve::prepare;
 use runtime::Options;
@@ -44,6 +44,7 @@ enum Command {
     },
     /// Draw the solutions of a saved listing (polycube's brief layout, from fila or from
     /// polycube) of the puzzle in DEFINITION, as `fila solve --svg` draws them
+    #[command(group(ArgGroup::new("pictures").required(true).multiple(true).args(["svg", "html"])))]
     Render {
         /// The puzzle's definition file (one puzzle)
         definition: String,
@@ -51,7 +52,7 @@ enum Command {
         listing: Option<String>,
         /// FILE.svg holds every solution, one below the other; any other name is a
         /// directory with one picture per solution (NAME_000001.svg, ...)
-        #[arg(long, value_name = "FILE.svg|DIR", required_unless_present = "html")]
+        #[arg(long, value_name = "FILE.svg|DIR")]
         svg: Option<std::path::PathBuf>,
         /// A page with every solution as a picture, to view in a browser
         #[arg(long, value_name = "FILE.html")]

@@ -658,6 +658,11 @@ fn a_gallery_holds_every_solution() {
     let data_of =
         |t: &str| t[t.find("const PUZZLE").unwrap()..t.find("const PER_PAGE").unwrap()].to_string();
     assert!(data_of(&text) == data_of(&again), "the same data");
+    // With neither, the message names both ways to draw.
+    let out = run_fila(&["render", "puzzles/soma.txt"], Some(&stdout(&run)));
+    assert_eq!(out.status.code(), Some(2));
+    let (said, svg, html) = (stderr(&out), "--svg <FILE.svg|DIR>", "--html <FILE.html>");
+    assert!(said.contains(svg) && said.contains(html), "{said}");
 }
 
 /// Runs Debian's headless Chromium on `page`: the page's DOM once its script has run,
