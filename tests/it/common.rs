@@ -19,6 +19,15 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The files (and directories) of `dir`, sorted; none when it does not exist.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.expect("a directory entry").path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// Every `*.txt` in `dir` (relative to the workspace root), sorted.
 pub fn txt_files(dir: &str) -> Vec<PathBuf> {
     xtask::txt_files(&root().join(dir)).unwrap_or_else(|e| panic!("{e}"))

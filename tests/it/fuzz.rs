@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::files;
+
 #[path = "../../fuzz/src/lib.rs"]
 mod targets;
 
@@ -22,15 +24,6 @@ const TARGETS: [(&str, Target); 5] = [
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
-}
-
-/// The files of `dir`, sorted; none when it does not exist.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.map(|e| e.expect("a directory entry").path()).collect())
-        .unwrap_or_default();
-    files.sort();
-    files
 }
 
 #[test]

@@ -6,8 +6,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    executable, fila, number, options, parse_listing, report, root, run_fila, stderr, stdout,
-    value_of, Listed,
+    executable, fila, files, number, options, parse_listing, report, root, run_fila, stderr,
+    stdout, value_of, Listed,
 };
 
 /// What one in-process run of the generic engine produced.
@@ -515,12 +515,10 @@ fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
         "record",
     );
     let names = |d: &Path| -> Vec<String> {
-        let entries = std::fs::read_dir(d).unwrap();
-        let mut names: Vec<String> = entries
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        let names = files(d)
+            .into_iter()
+            .map(|f| f.file_name().unwrap().to_owned());
+        names.map(|n| n.to_string_lossy().into_owned()).collect()
     };
     assert_eq!(names(&dir), ["c"]);
     // `--resume`'s file, where the run goes on recording, cannot be replaced (its

@@ -13,7 +13,7 @@ use runtime::picture::{piece_colour, Picture, Rgb, OUTLINE, THICK, THIN, TITLE, 
 use runtime::{PuzzleInfo, Slot};
 
 use crate::common::{
-    executable, parse_listing, read, report, root, run_fila, stderr, stdout, Listed,
+    executable, files, parse_listing, read, report, root, run_fila, stderr, stdout, Listed,
 };
 
 /// Pixels per picture pixel when rasterising: enough for the thin lines to stay clear of
@@ -263,11 +263,7 @@ fn check_listing_and_pictures(file: &str, text: &str, dir: &Path, n: usize, labe
     let info = info_of(file);
     let listing = parse_listing(text, info.dims);
     assert_eq!(listing.len(), n, "{file}: {n} solutions listed");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let files = files(dir);
     assert_eq!(
         files.len(),
         n,
