@@ -296,26 +296,28 @@ pub fn check_workspace(root: &Path, generator: &str) -> Vec<String> {
     }
     match orphans(root) {
         Ok(orphans) => reports.extend(orphans.iter().map(|o| orphan_report(o))),
-        Err(e) => reports.push(format!("error: cannot read generated/ or src/bin/: {e}\n")),
+        Err(e) => reports.push(e),
     }
     reports
 }
 
 /// What stands in `generated/` or `src/bin/` for a puzzle no longer in `puzzles/`: each
 /// `generated/NAME.rs`, table directory `generated/NAME/` and stub `src/bin/NAME.rs`
-/// without a `puzzles/NAME.txt`, as paths relative to `root`, sorted.
-pub fn orphans(root: &Path) -> std::io::Result<Vec<String>> {
+/// without a `puzzles/NAME.txt`, as paths relative to `root`, sorted. `Err`: the report
+/// of a directory that cannot be read.
+pub fn orphans(root: &Path) -> Result<Vec<String>, String> {
     let mut found = Vec::new();
     for dir in ["generated", "src/bin"] {
+        let unreadable = |e: std::io::Error| format!("error: cannot read {dir}/: {e}\n");
         let entries = match std::fs::read_dir(root.join(dir)) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Err(unreadable(e)),
         };
         for entry in entries {
-            let entry = entry?;
+            let entry = entry.map_err(unreadable)?;
             let file = entry.file_name().to_string_lossy().into_owned();
-            let name = if entry.file_type()?.is_dir() {
+            let name = if entry.file_type().map_err(unreadable)?.is_dir() {
                 (dir == "generated").then_some(file.as_str())
             } else {
                 file.strip_suffix(".rs")
@@ -554,6 +556,22 @@ mod tests {
             orphan_report("generated/a"),
             "error: generated/a has no puzzles/a.txt (`cargo xtask gen` removes what it made \
              for a puzzle no longer there)\n"
+        );
+        // A directory that cannot be read is named, and the rest still checked.
+        std::fs::remove_dir_all(tree.0.join("src/bin")).unwrap();
+        tree.write("src/bin", "");
+        let reports = check_workspace(&tree.0, GENERATOR);
+        assert!(
+            reports
+                .iter()
+                .any(|r| r.starts_with("error: cannot read src/bin/: ")),
+            "{reports:?}"
+        );
+        assert!(
+            reports
+                .iter()
+                .any(|r| r.starts_with("error: src/bin/b.rs is missing")),
+            "{reports:?}"
         );
     }
 }

@@ -292,12 +292,7 @@ pub fn tidy_orphans(root: &Path, check: bool) -> (Vec<String>, String) {
     let (mut removed, mut errors) = (Vec::new(), String::new());
     let orphans = match stamp::orphans(root) {
         Ok(orphans) => orphans,
-        Err(e) => {
-            return (
-                removed,
-                format!("error: cannot read generated/ or src/bin/: {e}\n"),
-            )
-        }
+        Err(e) => return (removed, e),
     };
     for orphan in &orphans {
         let path = root.join(orphan);
