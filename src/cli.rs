@@ -12,9 +12,15 @@ use runtime::Options;
 #[command(
     name = "fila",
     version,
+    disable_version_flag = true,
     about = "Solve polyomino and polycube packing puzzles (polycube's definition format)"
 )]
 struct Cli {
+    // `--version` only: `-V` is polycube's volume filter, so `fila -V` solves standard
+    // input with it, as `polycube -V` does.
+    /// Print version
+    #[arg(long, action = clap::ArgAction::Version)]
+    version: Option<bool>,
     #[command(subcommand)]
     command: Command,
 }
@@ -93,7 +99,7 @@ pub fn main(args: Vec<String>) -> i32 {
     let mut args = runtime::options::normalize_args(args);
     // polycube compatibility: no subcommand means `solve`.
     let first = args.get(1).map(String::as_str);
-    let is_top_level_flag = matches!(first, Some("-h" | "--help" | "-V" | "--version"));
+    let is_top_level_flag = matches!(first, Some("-h" | "--help" | "--version"));
     let named = first.is_some_and(|a| SUBCOMMANDS.contains(&a));
     if !(named || is_top_level_flag && args.len() == 2) {
         args.insert(1, "solve".to_string());
@@ -212,14 +218,56 @@ fn merge(files: &[String]) -> i32 {
     }
     match runtime::merge::merge(&inputs) {
         Ok(text) => {
-            print!("{text}");
-            0
+            let mut out = std::io::stdout().lock();
+            let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+            match written
+                .err()
+                .and_then(|e| runtime::output::write_failure(&e))
+            {
+                Some(message) => {
+                    eprintln!("error: {message}");
+                    2
+                }
+                None => 0,
+            }
         }
         Err(message) => {
             eprintln!("error: {message}");
             2
         }
     }
+}
+
+/// Why the pictures of the puzzles in `prepared` cannot all be written where `options`
+/// say: one file (`--svg FILE.svg`, `--html`) holds one puzzle's, and in a directory
+/// (`--svg DIR`) each puzzle's pictures are named after it, so two of one name would
+/// overwrite each other.
+fn pictures_clash(options: &Options, prepared: &[puzzle::solve::Prepared]) -> Option<String> {
+    if prepared.len() < 2 {
+        return None;
+    }
+    let n = prepared.len();
+    if options.html.is_some() {
+        return Some(format!("--html takes one puzzle, and the input has {n}"));
+    }
+    let svg = options.svg.as_deref()?;
+    if runtime::pictures::is_one_file(svg) {
+        return Some(format!(
+            "--svg FILE.svg takes one puzzle, and the input has {n}; name a directory"
+        ));
+    }
+    let mut stems = std::collections::BTreeSet::new();
+    prepared
+        .iter()
+        .map(|p| runtime::pictures::file_stem(&p.info.name))
+        .find(|stem| !stems.insert(stem.clone()))
+        .map(|stem| {
+            format!(
+                "--svg {} would hold the pictures of two puzzles named {stem} \
+                 ({stem}_000001.svg, ...); solve them one at a time",
+                svg.display()
+            )
+        })
 }
 
 fn read_input(file: &str) -> Result<(String, String), String> {
@@ -284,15 +332,8 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
         );
         return 2;
     }
-    let one_picture_file = options
-        .svg
-        .as_deref()
-        .is_some_and(runtime::pictures::is_one_file);
-    if prepared.len() > 1 && one_picture_file {
-        eprintln!(
-            "error: --svg FILE.svg takes one puzzle, and the input has {}; name a directory",
-            prepared.len()
-        );
+    if let Some(message) = pictures_clash(options, &prepared) {
+        eprintln!("error: {message}");
         return 2;
     }
     let mut out = std::io::BufWriter::new(std::io::stdout());

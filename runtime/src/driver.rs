@@ -194,8 +194,11 @@ fn run_estimate(
     };
     let seconds = start.elapsed().as_secs_f64();
     let text = report::format_estimate(info, plan, options, &e, short.as_ref(), seconds);
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if let Some(failure) = crate::output::write_failure(&e) {
+            return Err(UsageError(failure));
+        }
+    }
     Ok(Summary {
         solutions: 0,
         unique: 0,

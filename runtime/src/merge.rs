@@ -1,12 +1,12 @@
 //! `fila merge`: adds up the `-i` outputs of the shards of one run.
 //!
-//! Each input is what a shard printed, read by [`Report::parse_all`] (solution listings
-//! are skipped; any other line that is not `KEY=VALUE` is an error); its `-i` blocks, one
-//! per puzzle, are matched by position. Counts and statistics are added; everything that
-//! describes the puzzle or the run must agree; the shards `1/N` to `N/N` must each appear
-//! exactly once. Only whole shards are added: a block that says its search stopped early
-//! (`STOPPED=`), a block without its last line (`SECONDS=`) and a file that ends inside a
-//! line are refused.
+//! Each input is what a shard printed, read by [`Report::parse_all`] (solution listings,
+//! in any of `-f`'s layouts, are skipped; any other line that is not `KEY=VALUE` is an
+//! error); its `-i` blocks, one per puzzle, are matched by position. Counts and
+//! statistics are added; everything that describes the puzzle or the run must agree; the
+//! shards `1/N` to `N/N` must each appear exactly once. Only whole shards are added: a
+//! block that says its search stopped early (`STOPPED=`), a block without its last line
+//! (`SECONDS=`) and a file that ends inside a line are refused.
 
 use crate::report::{Entry, Report, ReportError};
 

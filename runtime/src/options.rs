@@ -3,6 +3,12 @@
 
 use clap::{ArgAction, Args};
 
+/// The most worker threads a run takes (`-j`): more than any machine's processors, and
+/// far fewer than the thousands that, on a machine of two cores, spin in the thread pool
+/// for seconds (the Soma, 1 ms on one thread: 1.3 s on 1000, still running after 15 s on
+/// 3000, where a signal no longer stops it promptly).
+pub const MAX_THREADS: i64 = 1024;
+
 fn parse_flag(value: &str) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
         "" | "1" | "true" | "yes" | "on" => Ok(true),
@@ -248,8 +254,8 @@ pub struct Options {
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
 
-    /// Worker threads [default: every core]
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, at most 1024 [default: every core]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
     pub threads: Option<u32>,
 
     /// Search only shard I of N: the runs for I = 1..N together search everything once
@@ -281,10 +287,16 @@ pub struct Options {
     #[arg(long, value_name = "N", default_value = "1000", value_parser = clap::value_parser!(u32).range(1..))]
     pub subtrees: u32,
 
-    /// polycube options that tune its own algorithms; accepted and ignored
-    #[arg(short = 'm', short_alias = 'b', short_aliases = ['e'], long = "polycube-switch", hide = true,
-          value_name = "N", action = ArgAction::Append)]
+    /// polycube options that tune its own algorithms or trace its search (-m, -b, -e N,
+    /// -o HEURISTICS, -t K: `-oY:f=20`, `-t-80`); accepted and ignored
+    #[arg(short = 'm', short_aliases = ['b', 'e', 'o', 't'], long = "polycube-switch", hide = true,
+          value_name = "N", action = ArgAction::Append, allow_hyphen_values = true)]
     pub polycube_switch: Vec<String>,
+
+    /// polycube's Monte-Carlo sampling (`-s T,R,S`): refused, since a run that ignored it
+    /// would search the whole tree where a sample was asked for
+    #[arg(short = 's', hide = true, value_name = "T,R,S", value_parser = refuse_sampling)]
+    pub polycube_sampling: Option<String>,
 
     /// Volume filter: drop every image that cuts off a region no combination of the other
     /// pieces can fill, before the search [default: the solver's own, shown by -i]
@@ -341,10 +353,18 @@ pub struct Options {
     #[arg(long, value_name = "SIZE|off", default_value = "1G", value_parser = parse_memo)]
     pub memo: u64,
 
-    /// polycube filter and heuristic flags (-P, -F, -R, -o, -n); accepted and ignored
+    /// polycube filter and heuristic flags (-P, -F, -R, -n); accepted and ignored
     #[arg(short = 'P', short_aliases = ['F', 'R', 'n'], long = "polycube-flag", hide = true,
           action = ArgAction::Count)]
     pub polycube_flag: u8,
+}
+
+fn refuse_sampling(_: &str) -> Result<String, String> {
+    Err(
+        "polycube's Monte-Carlo sampling is not supported here; --estimate measures the \
+         search by Knuth's random walks"
+            .to_string(),
+    )
 }
 
 /// Rewrites polycube-style arguments into the forms clap reads: `-r` with no value (or
@@ -461,6 +481,23 @@ mod tests {
         let c = parse(&["--quiet=false", "-rX", "-V"]);
         assert!(!c.options.quiet);
         assert_eq!(c.options.redundancy, RedundancyFilter::Piece("X".into()));
+        // What the polycube article advises for a long run: ordering and a trace, ignored.
+        let c = parse(&["-V", "-p", "-oY:f=20", "-t-80", "-t", "-70", "y.txt"]);
+        assert_eq!(c.options.polycube_switch, ["Y:f=20", "-80", "-70"]);
+        assert_eq!(c.files, ["y.txt"]);
+        // Sampling is refused, not run as a whole search.
+        let sampled = normalize_args(["prog", "-s", "10,5,1", "y.txt"].map(String::from).into());
+        let error = Cli::try_parse_from(sampled).err().unwrap().to_string();
+        assert!(error.contains("--estimate"), "{error}");
+    }
+
+    #[test]
+    fn threads_are_bounded() {
+        assert_eq!(parse(&["-j", "1024"]).options.threads, Some(1024));
+        for bad in ["0", "1025", "100000"] {
+            let args = ["prog", "-j", bad].map(String::from).into();
+            assert!(Cli::try_parse_from(normalize_args(args)).is_err(), "{bad}");
+        }
     }
 
     #[test]

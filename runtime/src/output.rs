@@ -6,6 +6,14 @@ use std::fmt::Write as _;
 use crate::info::{Lattice, PuzzleInfo, Slot};
 use crate::options::PieceForm;
 
+/// What to say of a write to standard output that failed with `e`: nothing where the
+/// reader went away (a closed pipe, as `fila solve FILE | head` closes it: the run stops
+/// quietly, as a Unix filter does), the error where the output is lost (a full disk).
+pub fn write_failure(e: &std::io::Error) -> Option<String> {
+    (e.kind() != std::io::ErrorKind::BrokenPipe)
+        .then(|| format!("cannot write to standard output: {e}"))
+}
+
 /// Writes solution `n` (the images in `placed`) in polycube's brief layout: a blank line,
 /// `# --- SOLUTION n ---`, then one row per y from the top, z layers side by side. On a
 /// lattice whose rows are staggered (hexagons), each row is drawn half a cell to the

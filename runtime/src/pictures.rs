@@ -136,7 +136,7 @@ pub fn is_one_file(path: &Path) -> bool {
 
 /// A puzzle's name as part of a file name: letters, digits, `-` and `_` kept, anything
 /// else `_`.
-fn file_stem(name: &str) -> String {
+pub fn file_stem(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {

@@ -108,7 +108,9 @@ impl Progress {
             Display::Off
         } else if std::io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {msg}")
+            // A bar of its own width and the message cut at the terminal's, so that the line
+            // never wraps; the time left comes early in the message, to survive the cut.
+            let style = ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> ");
             bar.set_style(style);
@@ -128,7 +130,8 @@ impl Progress {
     /// The fraction of the estimated work done.
     fn fraction(&self) -> f64 {
         if self.total > 0.0 {
-            (self.done / self.total).clamp(0.0, 1.0)
+            // `+ 0.0` makes a -0.0 (nothing done yet) 0, which prints without its sign.
+            (self.done / self.total).clamp(0.0, 1.0) + 0.0
         } else {
             0.0
         }
@@ -165,7 +168,7 @@ impl Progress {
             |d| format!("about {} left", duration_text(d)),
         );
         format!(
-            "{:5.1}% of the estimated work, {done_count}/{} subtrees, {solutions} solutions, {eta}",
+            "{:5.1}% of the estimated work, {eta}, {done_count}/{} subtrees, {solutions} solutions",
             100.0 * self.fraction(),
             self.subtrees
         )

@@ -338,12 +338,17 @@ impl Report {
 
     /// Every block of `text`, in order (none when it has no `PUZZLE=` line). A line that
     /// is not blank, a comment, a solution row or `KEY=VALUE`, a `KEY=VALUE` line before
-    /// the first `PUZZLE=`, and a key given twice in one block are errors.
+    /// the first `PUZZLE=`, and a key given twice in one block are errors. Solutions listed
+    /// as definitions (`-f F`, `-f S`) are solution rows too.
     pub fn parse_all(text: &str) -> Result<Vec<Report>, ReportError> {
         let mut reports: Vec<Report> = Vec::new();
         for (index, text_line) in text.lines().enumerate() {
             let line = index + 1;
-            if text_line.is_empty() || text_line.starts_with(['#', ' ']) {
+            let definition = matches!(text_line, "L" | "~L" | "~D")
+                || text_line.starts_with("D:")
+                || text_line.starts_with("C:")
+                || text_line.starts_with("L:");
+            if text_line.is_empty() || text_line.starts_with(['#', ' ']) || definition {
                 continue;
             }
             let Some((key, value)) = text_line.split_once('=').filter(|(k, _)| is_key(k)) else {

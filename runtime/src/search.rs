@@ -71,7 +71,7 @@ struct Listing<'a> {
     out: Option<&'a mut (dyn Write + Send)>,
     /// Where the solutions are drawn (`--svg`).
     pictures: Option<Pictures<'a>>,
-    /// Why the pictures stopped, when they could not be written.
+    /// Why the listing or the pictures stopped, when they could not be written.
     error: Option<String>,
 }
 
@@ -81,7 +81,7 @@ struct Listing<'a> {
 pub enum Stop {
     /// `--limit` solutions were listed.
     Limit,
-    /// The listing could not be written (a closed pipe).
+    /// The listing could not be written (a closed pipe, a full disk).
     Output,
     /// The pictures could not be written.
     Pictures,
@@ -206,16 +206,21 @@ impl<'a> SharedRun<'a> {
     }
 
     /// Ends the listing: writes `after` (the `-i` block) below the solutions, flushes,
-    /// and writes the pictures still to be written (the gallery headed by `counts`). A reader that went away is not an
-    /// error here (nothing more can be said to it); pictures that could not be written
-    /// are.
+    /// and writes the pictures still to be written (the gallery headed by `counts`). A
+    /// reader that went away is not an error here (nothing more can be said to it); a
+    /// listing lost otherwise ([`output::write_failure`](crate::output::write_failure)),
+    /// and pictures that could not be written, are.
     pub(crate) fn finish_listing(&self, after: Option<&str>, counts: &str) -> Result<(), String> {
         let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(out) = listing.out.as_mut() {
-            if let Some(text) = after {
-                let _ = out.write_all(text.as_bytes());
+            let written = match after {
+                Some(text) => out.write_all(text.as_bytes()),
+                None => Ok(()),
+            };
+            if let Err(e) = written.and_then(|()| out.flush()) {
+                let failure = crate::output::write_failure(&e);
+                listing.error = listing.error.take().or(failure);
             }
-            let _ = out.flush();
         }
         if let Some(error) = listing.error.take() {
             return Err(error);
@@ -417,8 +422,9 @@ impl<'a> Context<'a> {
                     format_definition(self.info, n, placed, shared.format.pieces, &mut self.text)
                 }
             }
-            if out.write_all(self.text.as_bytes()).is_err() {
-                // The reader went away (a closed pipe): nothing more can be said.
+            if let Err(e) = out.write_all(self.text.as_bytes()) {
+                // Nothing more can be said: the reader went away, or the output is lost.
+                listing.error = listing.error.take().or(crate::output::write_failure(&e));
                 shared.stop(Stop::Output);
                 return false;
             }

@@ -189,6 +189,9 @@ fn bad_options() {
         &["solve", "--limit", "x", "puzzles/soma.txt"][..],
         &["solve", "--quiet=maybe"][..],
         &["solve", "--no-such-option"][..],
+        &["solve", "-j", "100000", "puzzles/soma.txt"][..],
+        // polycube's Monte-Carlo sampling is refused, not run as a whole search.
+        &["-s", "10,5,1", "puzzles/soma.txt"][..],
     ] {
         let out = run_fila(args, None);
         let err = stderr(&out);
@@ -196,6 +199,57 @@ fn bad_options() {
         assert_eq!(stdout(&out), "", "{args:?}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// A listing that cannot be written (a full disk) is an error, exit status 2, whether it
+/// fails during the search, at the `-i` block or at an estimate's; a reader that goes
+/// away (a closed pipe, as `| head` closes it) stops the run quietly, as a filter does.
+#[test]
+fn output_lost_is_an_error_and_a_closed_pipe_is_not() {
+    use std::process::{Command, Stdio};
+    let full = || std::fs::File::create("/dev/full").unwrap();
+    let solver = crate::common::executable("soma");
+    for (exe, args) in [
+        (
+            crate::common::fila(),
+            &["solve", "-j1", "puzzles/pentomino_10x6.txt"][..],
+        ),
+        (
+            crate::common::fila(),
+            &["solve", "-q", "-i", "puzzles/soma.txt"][..],
+        ),
+        (
+            crate::common::fila(),
+            &["solve", "--estimate", "puzzles/soma.txt"][..],
+        ),
+        (solver.to_str().unwrap(), &["-q", "-i"][..]),
+    ] {
+        let out = Command::new(exe)
+            .args(args)
+            .current_dir(root())
+            .stdout(full())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write to standard output: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+    let mut child = Command::new(crate::common::fila())
+        .args(["solve", "-j1", "puzzles/pentomino_10x6.txt"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0; 100];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
 }
 
 /// Empty input (or comments only) holds no puzzle: nothing to solve, nothing printed,

@@ -170,7 +170,8 @@ fn counts(text: &str) -> Vec<(String, String)> {
 
 /// Four shards of a generated solver and of `fila solve`, merged by `fila merge`, give
 /// the counts and statistics of one whole run (without the table of dead states, with
-/// which the placements depend on the split); a missing or doubled shard is refused.
+/// which the placements depend on the split), whatever the shards listed; a missing or
+/// doubled shard is refused, and so is a merge that cannot be written.
 #[test]
 fn four_shards_merge_into_the_whole_count() {
     let dir = scratch("shards");
@@ -195,10 +196,17 @@ fn four_shards_merge_into_the_whole_count() {
         let mut files = Vec::new();
         for i in 1..=4 {
             let shard = format!("{i}/4");
+            // Listings are skipped, in any layout: two of `fila solve`'s shards list theirs
+            // as definitions.
+            let listing: &[&str] = match (label, i) {
+                ("generic", 2) => &["-f", "F"],
+                ("generic", 4) => &["-f", "FC"],
+                _ => &["-q"],
+            };
             let text = must(
                 run(
                     exe,
-                    &[pre, &["-q", "-i", "--memo", "off", "--shard", &shard]].concat(),
+                    &[pre, listing, &["-i", "--memo", "off", "--shard", &shard]].concat(),
                 ),
                 &format!("{label} shard {shard}"),
             );
@@ -214,6 +222,17 @@ fn four_shards_merge_into_the_whole_count() {
         );
         assert_eq!(counts(&merged), counts(whole), "{label}: merged\n{merged}");
         assert_eq!(number(&report(&merged), "SHARDS"), 4);
+        let o = Command::new(fila())
+            .args([&["merge"], &files[..]].concat())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{label}: merged into a full disk");
+        assert!(
+            stderr(&o).contains("cannot write to standard output"),
+            "{}",
+            stderr(&o)
+        );
 
         let o = run(Path::new(fila()), &["merge", files[0], files[1], files[3]]);
         assert_eq!(o.status.code(), Some(2), "{label}: a missing shard");

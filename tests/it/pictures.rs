@@ -391,6 +391,68 @@ fn an_unwritable_path_is_refused() {
     }
 }
 
+/// Several puzzles in one run: one file holds one puzzle's pictures, and a directory each
+/// puzzle's under its name, so a file, a page, or two puzzles of one name are refused
+/// before anything is solved; two names share a directory.
+#[test]
+fn several_puzzles_draw_only_where_they_cannot_overwrite() {
+    let dir = scratch("several");
+    let twice = dir.join("twice");
+    std::fs::create_dir_all(&twice).unwrap();
+    std::fs::copy(
+        root().join("puzzles/soma.txt"),
+        twice.join("pentomino_10x6.txt"),
+    )
+    .unwrap();
+    let page = dir.join("g.html").display().to_string();
+    let one = dir.join("all.svg").display().to_string();
+    let pictures = dir.join("pictures").display().to_string();
+    let other = twice.join("pentomino_10x6.txt").display().to_string();
+    let both = ["puzzles/soma.txt", "puzzles/pentomino_10x6.txt"];
+    let alike = ["puzzles/pentomino_10x6.txt", &other];
+    for (args, files, why) in [
+        (
+            ["--html", &page],
+            both,
+            "--html takes one puzzle, and the input has 2",
+        ),
+        (["--svg", &one], both, "--svg FILE.svg takes one puzzle"),
+        (
+            ["--svg", &pictures],
+            alike,
+            "two puzzles named pentomino_10x6",
+        ),
+    ] {
+        let out = run_fila(&[&["solve", "-q", "-j1"], &args[..], &files].concat(), None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}: nothing is solved");
+    }
+    let out = run_fila(
+        &[
+            &["solve", "-q", "-j1", "--limit", "2", "--svg", &pictures],
+            &both[..],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let drawn = files(Path::new(&pictures));
+    let names: Vec<_> = drawn
+        .iter()
+        .map(|p| p.file_name().unwrap().to_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "pentomino_10x6_000001.svg",
+            "pentomino_10x6_000002.svg",
+            "soma_000001.svg",
+            "soma_000002.svg"
+        ]
+    );
+}
+
 /// `fila render` draws a saved listing as the run that listed it drew it: the same files,
 /// byte for byte.
 #[test]

@@ -351,6 +351,13 @@ L:stationary=Wall
     let out = run_fila(&["--quiet=false", "-r", "."], Some(text));
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), expected);
+    // `-V` alone is polycube's volume filter there too, not the version (`--version`).
+    let out = run_fila(&["-V"], Some(text));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), expected, "-V");
+    let out = run_fila(&["--version"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("fila "), "{}", stdout(&out));
 }
 
 /// Copies are named in definition order by their least cell; a stationary piece is
