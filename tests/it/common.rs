@@ -28,6 +28,18 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Runs `exe ARGS` in the workspace root with its standard output on a full disk
+/// (`/dev/full`, where every write fails with ENOSPC).
+pub fn run_onto_full_disk(exe: &Path, args: &[&str]) -> Output {
+    let full = std::fs::File::create("/dev/full").expect("/dev/full opens");
+    Command::new(exe)
+        .args(args)
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .expect("the executable runs")
+}
+
 /// Every `*.txt` in `dir` (relative to the workspace root), sorted.
 pub fn txt_files(dir: &str) -> Vec<PathBuf> {
     xtask::txt_files(&root().join(dir)).unwrap_or_else(|e| panic!("{e}"))

@@ -207,29 +207,15 @@ fn bad_options() {
 #[test]
 fn output_lost_is_an_error_and_a_closed_pipe_is_not() {
     use std::process::{Command, Stdio};
-    let full = || std::fs::File::create("/dev/full").unwrap();
+    let fila = std::path::Path::new(crate::common::fila());
     let solver = crate::common::executable("soma");
     for (exe, args) in [
-        (
-            crate::common::fila(),
-            &["solve", "-j1", "puzzles/pentomino_10x6.txt"][..],
-        ),
-        (
-            crate::common::fila(),
-            &["solve", "-q", "-i", "puzzles/soma.txt"][..],
-        ),
-        (
-            crate::common::fila(),
-            &["solve", "--estimate", "puzzles/soma.txt"][..],
-        ),
-        (solver.to_str().unwrap(), &["-q", "-i"][..]),
+        (fila, &["solve", "-j1", "puzzles/pentomino_10x6.txt"][..]),
+        (fila, &["solve", "-q", "-i", "puzzles/soma.txt"][..]),
+        (fila, &["solve", "--estimate", "puzzles/soma.txt"][..]),
+        (solver.as_path(), &["-q", "-i"][..]),
     ] {
-        let out = Command::new(exe)
-            .args(args)
-            .current_dir(root())
-            .stdout(full())
-            .output()
-            .unwrap();
+        let out = crate::common::run_onto_full_disk(exe, args);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
@@ -237,7 +223,7 @@ fn output_lost_is_an_error_and_a_closed_pipe_is_not() {
             "{args:?}: {err}"
         );
     }
-    let mut child = Command::new(crate::common::fila())
+    let mut child = Command::new(fila)
         .args(["solve", "-j1", "puzzles/pentomino_10x6.txt"])
         .current_dir(root())
         .stdout(Stdio::piped())

@@ -6,8 +6,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    executable, fila, files, number, options, parse_listing, report, root, run_fila, stderr,
-    stdout, value_of, Listed,
+    executable, fila, files, number, options, parse_listing, report, root, run_fila,
+    run_onto_full_disk, stderr, stdout, value_of, Listed,
 };
 
 /// What one in-process run of the generic engine produced.
@@ -222,11 +222,7 @@ fn four_shards_merge_into_the_whole_count() {
         );
         assert_eq!(counts(&merged), counts(whole), "{label}: merged\n{merged}");
         assert_eq!(number(&report(&merged), "SHARDS"), 4);
-        let o = Command::new(fila())
-            .args([&["merge"], &files[..]].concat())
-            .stdout(std::fs::File::create("/dev/full").unwrap())
-            .output()
-            .unwrap();
+        let o = run_onto_full_disk(Path::new(fila()), &[&["merge"], &files[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{label}: merged into a full disk");
         assert!(
             stderr(&o).contains("cannot write to standard output"),
@@ -534,10 +530,10 @@ fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
         "record",
     );
     let names = |d: &Path| -> Vec<String> {
-        let names = files(d)
-            .into_iter()
-            .map(|f| f.file_name().unwrap().to_owned());
-        names.map(|n| n.to_string_lossy().into_owned()).collect()
+        files(d)
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
     };
     assert_eq!(names(&dir), ["c"]);
     // `--resume`'s file, where the run goes on recording, cannot be replaced (its
