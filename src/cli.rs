@@ -64,13 +64,16 @@ enum Command {
         #[arg(long, value_name = "FILE.html")]
         html: Option<std::path::PathBuf>,
         /// Write each piece's name on it
-        #[arg(long)]
+        #[arg(long, action = clap::ArgAction::Set, num_args = 0..=1, require_equals = true,
+              default_value = "false", default_missing_value = "true",
+              value_parser = runtime::options::parse_flag)]
         labels: bool,
     },
     /// Add up the -i outputs of the shards of one run (`--shard I/N -i`), checking that
     /// every shard from 1/N to N/N is there exactly once
     Merge {
-        /// The shards' outputs (solution listings in them are skipped); `-` reads standard input
+        /// The shards' outputs (solution listings in them are skipped), one file each or
+        /// several in one file one after another; `-` reads standard input
         #[arg(required = true)]
         files: Vec<String>,
     },
@@ -271,18 +274,34 @@ fn pictures_clash(options: &Options, prepared: &[puzzle::solve::Prepared]) -> Op
 }
 
 fn read_input(file: &str) -> Result<(String, String), String> {
-    if file == "-" {
-        let mut text = String::new();
+    let (name, bytes) = if file == "-" {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|e| format!("error: cannot read standard input: {e}"))?;
-        Ok(("<stdin>".to_string(), text))
+        ("<stdin>".to_string(), bytes)
     } else {
         let bytes = std::fs::read(file).map_err(|e| format!("error: cannot read {file}: {e}"))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("{file}:1:1: error: the file is not UTF-8 text"))?;
-        Ok((file.to_string(), text))
+        (file.to_string(), bytes)
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((name, text)),
+        Err(e) => {
+            let (line, col) = utf8_position(e.as_bytes(), e.utf8_error().valid_up_to());
+            Err(format!(
+                "{name}:{line}:{col}: error: the input is not UTF-8 text"
+            ))
+        }
     }
+}
+
+/// The line and column (1-based; a column counts characters) of the byte at `at` in
+/// `bytes`, whose first `at` bytes are UTF-8.
+fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+    let line = before.matches('\n').count() + 1;
+    (line, before[line_start..].chars().count() + 1)
 }
 
 fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[String]) -> i32 {

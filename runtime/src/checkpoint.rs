@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::fnv::Fnv1a64;
-use crate::info::PuzzleInfo;
+use crate::info::{Pruning, PuzzleInfo};
 use crate::options::Options;
 use crate::output::Stats;
 use crate::plan::Plan;
@@ -84,6 +84,22 @@ fn parse_ranges(text: &str, limit: usize) -> Option<Vec<usize>> {
     Some(out)
 }
 
+/// The value of `key` in a checkpoint, as this version writes it: checkpoints written
+/// before wrote the backtracks as Rust spells an option (`None`, `Some(2)`), where they
+/// are now written as `-i` writes them (`off`, `2`), and still resume.
+fn as_written_now<'a>(key: &str, value: &'a str) -> &'a str {
+    if !key.ends_with("_BACKTRACK") {
+        return value;
+    }
+    match value {
+        "None" => "off",
+        _ => value
+            .strip_prefix("Some(")
+            .and_then(|n| n.strip_suffix(')'))
+            .unwrap_or(value),
+    }
+}
+
 fn numbers(text: &str) -> Option<Vec<u64>> {
     text.split_whitespace().map(|n| n.parse().ok()).collect()
 }
@@ -108,11 +124,11 @@ impl Checkpoint {
             ("UNIQUE_ONLY", options.unique.to_string()),
             (
                 "VOLUME_BACKTRACK",
-                format!("{:?}", plan.pruning.volume_backtrack),
+                Pruning::threshold(plan.pruning.volume_backtrack),
             ),
             (
                 "PARITY_BACKTRACK",
-                format!("{:?}", plan.pruning.parity_backtrack),
+                Pruning::threshold(plan.pruning.parity_backtrack),
             ),
             ("F_FROM", plan.f_from.to_string()),
             ("SHARD", shard),
@@ -176,6 +192,7 @@ impl Checkpoint {
         };
         for (key, want) in &fresh.identity {
             let (n, have) = get(key)?;
+            let have = as_written_now(key, have);
             if have != want {
                 return Err(format!(
                     "{name}:{n}: the checkpoint is of another run ({key}={have}, this run has {key}={want})"
@@ -273,6 +290,17 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn backtracks_read_in_either_spelling() {
+        for (written, now) in [("None", "off"), ("Some(0)", "0"), ("Some(12)", "12")] {
+            assert_eq!(as_written_now("VOLUME_BACKTRACK", written), now);
+            assert_eq!(as_written_now("PARITY_BACKTRACK", written), now);
+            assert_eq!(as_written_now("VOLUME_BACKTRACK", now), now);
+        }
+        assert_eq!(as_written_now("PUZZLE", "None"), "None");
+        assert_eq!(as_written_now("PUZZLE", "Some(1)"), "Some(1)");
+    }
 
     #[test]
     fn ranges_round_trip() {

@@ -142,6 +142,14 @@ pub struct Pruning {
     pub parity_backtrack: Option<usize>,
 }
 
+impl Pruning {
+    /// A backtrack's threshold as `-i` and checkpoints write it, and `-v` takes it: the
+    /// number of pieces, or `off`.
+    pub fn threshold(backtrack: Option<usize>) -> String {
+        backtrack.map_or_else(|| "off".to_string(), |n| n.to_string())
+    }
+}
+
 /// A generated solver's search order: the E heuristic of the FILA article (among the open
 /// cells with the fewest open neighbours, the one where the fewest images fit; where all
 /// of them have many, among those with the next fewest too) while more than `f_from`

@@ -2,11 +2,12 @@
 //!
 //! Each input is what a shard printed, read by [`Report::parse_all`] (solution listings,
 //! in any of `-f`'s layouts, are skipped; any other line that is not `KEY=VALUE` is an
-//! error); its `-i` blocks, one per puzzle, are matched by position. Counts and
-//! statistics are added; everything that describes the puzzle or the run must agree; the
-//! shards `1/N` to `N/N` must each appear exactly once. Only whole shards are added: a
-//! block that says its search stopped early (`STOPPED=`), a block without its last line
-//! (`SECONDS=`) and a file that ends inside a line are refused.
+//! error), or several shards' outputs one after another; the `-i` blocks of a shard, one
+//! per puzzle, are matched by position. Counts and statistics are added; everything that
+//! describes the puzzle or the run must agree; the shards `1/N` to `N/N` must each appear
+//! exactly once. Only whole shards are added: a block that says its search stopped early
+//! (`STOPPED=`), a block without its last line (`SECONDS=`) and a file that ends inside a
+//! line are refused.
 
 use crate::report::{Entry, Report, ReportError};
 
@@ -51,12 +52,23 @@ pub fn merge(inputs: &[(String, String)]) -> Result<String, String> {
         .iter()
         .map(|(name, text)| Report::parse_all(text).map_err(|e| e.in_file(name)))
         .collect::<Result<Vec<Vec<Report>>, String>>()?;
-    let (first_name, _) = &inputs[0];
-    let count = parsed[0].len();
-    if count == 0 {
-        return Err(format!("{first_name}: no -i output (PUZZLE=...) found"));
-    }
+    // One file may hold several shards' outputs one after another (`cat shard-*.txt |
+    // fila merge -`): every block of a shard's output has its SHARD=, so a shard's
+    // output ends where SHARD= changes.
+    let mut outputs: Vec<(&str, &[Report])> = Vec::new();
     for ((name, _), blocks) in inputs.iter().zip(&parsed) {
+        if blocks.is_empty() {
+            return Err(format!("{name}: no -i output (PUZZLE=...) found"));
+        }
+        outputs.extend(
+            blocks
+                .chunk_by(|a, b| a.get("SHARD") == b.get("SHARD"))
+                .map(|output| (name.as_str(), output)),
+        );
+    }
+    let (first_name, first) = outputs[0];
+    let count = first.len();
+    for &(name, blocks) in &outputs {
         if blocks.len() != count {
             return Err(format!(
                 "{name}: {} puzzles, but {first_name} has {count}",
@@ -66,10 +78,9 @@ pub fn merge(inputs: &[(String, String)]) -> Result<String, String> {
     }
     let mut out = String::new();
     for p in 0..count {
-        let blocks: Vec<(&str, &Report)> = inputs
+        let blocks: Vec<(&str, &Report)> = outputs
             .iter()
-            .zip(&parsed)
-            .map(|((name, _), blocks)| (name.as_str(), &blocks[p]))
+            .map(|&(name, blocks)| (name, &blocks[p]))
             .collect();
         out.push_str(&merge_puzzle(&blocks)?);
     }
@@ -272,6 +283,37 @@ mod tests {
         assert!(merge(&[shard(1, 2, 5), other])
             .unwrap_err()
             .contains("not the same run"));
+    }
+
+    /// `cat shard-*.txt | fila merge -`: one input may hold the shards' outputs one
+    /// after another, each of several puzzles.
+    #[test]
+    fn one_input_may_hold_every_shard() {
+        let two_puzzles = |i: usize, solutions: u64| {
+            let (_, text) = shard(i, 2, solutions);
+            format!("{text}{}", text.replace("PUZZLE=x", "PUZZLE=y"))
+        };
+        let all = format!("{}{}", two_puzzles(2, 5), two_puzzles(1, 7));
+        let merged = merge(&[("<stdin>".to_string(), all)]).unwrap();
+        assert_eq!(merged.matches("SOLUTIONS=12\n").count(), 2, "{merged}");
+        assert!(merged.contains("PUZZLE=y\n"), "{merged}");
+        // Read apart or together, the same.
+        let apart = merge(&[
+            ("a".to_string(), two_puzzles(2, 5)),
+            ("b".to_string(), two_puzzles(1, 7)),
+        ]);
+        assert_eq!(apart.unwrap(), merged);
+        let short = format!("{}{}", two_puzzles(2, 5), shard(1, 2, 7).1);
+        assert_eq!(
+            merge(&[("<stdin>".to_string(), short)]).unwrap_err(),
+            "<stdin>: 1 puzzles, but <stdin> has 2"
+        );
+        let twice = format!("{}{}", shard(1, 2, 7).1, shard(1, 2, 7).1);
+        assert!(merge(&[("<stdin>".to_string(), twice)]).is_err());
+        assert_eq!(
+            merge(&[shard(1, 2, 7), ("e".to_string(), String::new())]).unwrap_err(),
+            "e: no -i output (PUZZLE=...) found"
+        );
     }
 
     /// Found by the fuzz target `report`: a shard count of billions once allocated a

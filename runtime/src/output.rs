@@ -293,6 +293,15 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
             let (at, row) = lines
                 .next()
                 .ok_or_else(|| error(at, format!("solution {n} ends before its {yd} rows")))?;
+            if y + 1 == yd && (row.starts_with("D:") || row.starts_with("# ")) {
+                return Err(error(
+                    at,
+                    format!(
+                        "solution {n} is written as a puzzle definition (-f F or -f S), \
+                         and only the brief layout (-f B, the default) is read"
+                    ),
+                ));
+            }
             let layers: Vec<&str> = row.split(',').collect();
             if layers.len() != zd {
                 return Err(error(

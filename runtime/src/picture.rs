@@ -31,6 +31,11 @@ pub const THICK: f64 = 0.16;
 pub const THIN: f64 = 0.03;
 /// The space between two layers, in cell edges.
 const GAP: f64 = 1.0;
+/// The size of the type of titles and labels, 0.55 of a cell edge, in pixels (divided
+/// rather than multiplied by 0.55, so that it is written as 13.2, not 13.200000000000001).
+const TYPE_SIZE: f64 = UNIT * 11.0 / 20.0;
+/// The baseline of a title, 0.7 of a cell edge below the top, in pixels.
+const TITLE_BASELINE: f64 = UNIT * 7.0 / 10.0;
 
 /// A colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -557,9 +562,9 @@ impl<'a> Picture<'a> {
             .add(
                 Text::new(title)
                     .set("x", MARGIN * UNIT)
-                    .set("y", 0.7 * UNIT)
+                    .set("y", TITLE_BASELINE)
                     .set("font-family", "sans-serif")
-                    .set("font-size", 0.55 * UNIT),
+                    .set("font-size", TYPE_SIZE),
             )
             .add(body.set("transform", format!("translate(0 {})", TITLE * UNIT)))
     }
@@ -690,7 +695,7 @@ impl<'a> Picture<'a> {
                     .set("text-anchor", "middle")
                     .set("dominant-baseline", "central")
                     .set("font-family", "sans-serif")
-                    .set("font-size", 0.55 * UNIT),
+                    .set("font-size", TYPE_SIZE),
             );
         }
         group

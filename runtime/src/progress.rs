@@ -60,10 +60,12 @@ pub fn duration_text(d: Duration) -> String {
 }
 
 impl Progress {
-    /// Whether this run shows progress: asked for, or stderr is a terminal and the run
-    /// is not quiet.
+    /// Whether this run shows progress: as `--progress` says, else where stderr is a
+    /// terminal and the run is not quiet.
     pub fn wanted(options: &Options) -> bool {
-        options.progress || (!options.quiet && std::io::stderr().is_terminal())
+        options
+            .progress
+            .unwrap_or_else(|| !options.quiet && std::io::stderr().is_terminal())
     }
 
     /// Progress that shows nothing but keeps its history, for [`Progress::projection`]:
@@ -109,7 +111,9 @@ impl Progress {
         } else if std::io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr());
             // A bar of its own width and the message cut at the terminal's, so that the line
-            // never wraps; the time left comes early in the message, to survive the cut.
+            // does not wrap (but on a terminal narrower than the elapsed time, the bar and a
+            // word, some 32 columns); the time left comes early in the message, to survive
+            // the cut.
             let style = ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> ");

@@ -12,7 +12,7 @@
 use std::fmt::{Display, Write as _};
 
 use crate::estimate::{Estimate, ShortRun};
-use crate::info::PuzzleInfo;
+use crate::info::{Pruning, PuzzleInfo};
 use crate::options::{Options, Shard};
 use crate::output::Stats;
 use crate::plan::Plan;
@@ -98,11 +98,16 @@ fn header(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, comment: Option
         out.kv("GOAL", plan.goal);
     }
     let on_off = |on: bool| if on { "on" } else { "off" };
-    let above = |t: Option<usize>| t.map_or_else(|| "off".to_string(), |n| n.to_string());
     out.comment("Pruning: VOLUME_FILTER (-V), and the backtracks while more than N pieces are left (-v N, -p).");
     out.kv("VOLUME_FILTER", on_off(plan.pruning.volume_filter));
-    out.kv("VOLUME_BACKTRACK", above(plan.pruning.volume_backtrack));
-    out.kv("PARITY_BACKTRACK", above(plan.pruning.parity_backtrack));
+    out.kv(
+        "VOLUME_BACKTRACK",
+        Pruning::threshold(plan.pruning.volume_backtrack),
+    );
+    out.kv(
+        "PARITY_BACKTRACK",
+        Pruning::threshold(plan.pruning.parity_backtrack),
+    );
     if info.order.is_some() {
         out.comment(
             "Order: the E heuristic while more than F_FROM pieces are left, then F (--f-from N).",

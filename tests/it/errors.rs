@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 
-use crate::common::{root, run_fila, stderr, stdout};
+use crate::common::{fila, root, run_fila, stderr, stdout};
 
 /// Asserts a run that must fail as bad input does: status 2, nothing on stdout, no panic,
 /// and something said on stderr.
@@ -108,12 +108,25 @@ fn unreadable_paths() {
 
     let dir = std::env::temp_dir().join(format!("fila-errors-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    // The first byte that is no UTF-8 is pointed at, by line and column (in characters),
+    // in a file and on standard input alike.
     let binary = dir.join("binary.txt");
-    std::fs::write(&binary, b"D:xDim=1:yDim=1:zDim=1\n\xff\xfe\n~D\n").unwrap();
-    let out = run_fila(&["solve", binary.to_str().unwrap()], None);
-    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::write(&binary, b"D:xDim=1:yDim=1:zDim=1\n# \xc3\xa9\xff\xfe\n~D\n").unwrap();
+    let path = binary.to_str().unwrap();
+    let out = run_fila(&["solve", path], None);
     let err = assert_refused(&out, "not UTF-8");
-    assert!(err.contains("not UTF-8"), "{err}");
+    assert_eq!(
+        err,
+        format!("{path}:2:4: error: the input is not UTF-8 text\n")
+    );
+    let out = std::process::Command::new(fila())
+        .args(["solve", "-i"])
+        .stdin(std::fs::File::open(&binary).unwrap())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = assert_refused(&out, "standard input not UTF-8");
+    assert_eq!(err, "<stdin>:2:4: error: the input is not UTF-8 text\n");
 }
 
 const GOOD: &str = "D:xDim=2:yDim=1:zDim=1\nC:name=a:layout=0 0 0, 1 0 0\n~D\n";
@@ -192,6 +205,9 @@ fn bad_options() {
         &["solve", "-j", "100000", "puzzles/soma.txt"][..],
         // polycube's Monte-Carlo sampling is refused, not run as a whole search.
         &["-s", "10,5,1", "puzzles/soma.txt"][..],
+        // The short run of an estimate, with no estimate, would be ignored.
+        &["solve", "--estimate-run", "5", "puzzles/soma.txt"][..],
+        &["solve", "--progress=maybe", "puzzles/soma.txt"][..],
     ] {
         let out = run_fila(args, None);
         let err = stderr(&out);

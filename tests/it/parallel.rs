@@ -499,6 +499,29 @@ fn foreign_or_damaged_checkpoints_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let o = run_fila(&["solve", "--checkpoint", &checkpoint, file, file], None);
     assert_eq!(o.status.code(), Some(2), "one checkpoint for two puzzles");
+    // Checkpoints once wrote the backtracks as `None` and `Some(2)`, where they are now
+    // written as -i writes them (`off`, `2`): those still resume, and a run of other
+    // backtracks is told of them in the spelling of -i.
+    let old = dir.join("old").display().to_string();
+    let stop = ["-v", "2", "-p", "--limit", "100", "--checkpoint", &old];
+    must(
+        run_fila(&[&["solve", "-q"], &stop[..], &[file]].concat(), None),
+        "stopped run",
+    );
+    let text = std::fs::read_to_string(&old).unwrap();
+    for key in ["VOLUME_BACKTRACK", "PARITY_BACKTRACK"] {
+        assert!(text.contains(&format!("\n{key}=2\n")), "{text}");
+    }
+    let before = text.replace("_BACKTRACK=2\n", "_BACKTRACK=Some(2)\n");
+    std::fs::write(&old, before).unwrap();
+    let o = run_fila(&["solve", "-q", "-v", "3", "--resume", &old, file], None);
+    assert_eq!(o.status.code(), Some(2));
+    let said = stderr(&o);
+    let expected = "(VOLUME_BACKTRACK=2, this run has VOLUME_BACKTRACK=3)";
+    assert!(said.contains(expected), "{said}");
+    let resume = ["solve", "-q", "-i", "-v", "2", "-p", "--resume", &old, file];
+    let rest = must(run_fila(&resume, None), "resumed");
+    assert_eq!(number(&report(&rest), "SOLUTIONS"), 480);
 }
 
 /// A checkpoint that could never be written (its directory missing) is refused before
@@ -582,6 +605,29 @@ fn progress_lines_when_asked() {
     assert!(lines.iter().any(|l| l.contains("left")), "{lines:?}");
     // Without --progress, and with stderr not a terminal, nothing is shown.
     assert!(stderr(&plain).is_empty());
+}
+
+/// On a terminal (`script` gives the run one) the bar is shown, without -q, and
+/// `--progress=false` turns it off.
+#[test]
+fn progress_on_a_terminal_unless_turned_off() {
+    let soma = executable("soma");
+    let on_terminal = |args: &str| {
+        let command = format!("{} {args}", soma.display());
+        let o = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .current_dir(root())
+            .output()
+            .expect("script(1) runs (util-linux)");
+        assert!(o.status.success(), "{args}: {}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let bar = "of the estimated work";
+    let shown = on_terminal("-j1 -i");
+    assert!(shown.contains(bar), "{shown}");
+    let off = on_terminal("-j1 -i --progress=false");
+    assert!(!off.contains(bar), "{off}");
+    assert!(off.contains("SOLUTIONS=480"), "{off}");
 }
 
 /// The fenced `sh` block of the README that contains `marker`, unindented.

@@ -483,8 +483,16 @@ fn a_rendered_listing_is_the_run_s_own_picture() {
         );
         assert!(out.status.success(), "{file}: {}", stderr(&out));
         let listing = stdout(&out);
+        // (`--labels=false`, as `fila solve` takes it: the same pictures as without.)
         let out = run_fila(
-            &["render", file, "-", "--svg", rendered.to_str().unwrap()],
+            &[
+                "render",
+                file,
+                "-",
+                "--labels=false",
+                "--svg",
+                rendered.to_str().unwrap(),
+            ],
             Some(&listing),
         );
         assert!(out.status.success(), "{file}: {}", stderr(&out));
@@ -659,6 +667,19 @@ fn a_listing_that_does_not_fit_is_refused() {
             "' is not in one of its own orientations",
         ],
     );
+    // A listing written as definitions (`-f F`, `-f S`) is not read as rows.
+    for args in [&["-f", "F"][..], &["-g", "3", "-f", "SC"][..]] {
+        let out = run_fila(&[&["solve", file, "--limit", "1"][..], args].concat(), None);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        refused(
+            file,
+            &stdout(&out),
+            &[
+                ":3: error: solution 1 is written as a puzzle definition (-f F or -f S), \
+               and only the brief layout (-f B, the default) is read",
+            ],
+        );
+    }
     // The same listing as it was read.
     let out = run_fila(
         &["render", file, "-", "--svg", svg.to_str().unwrap()],
