@@ -110,6 +110,7 @@ mod layering {
                 include_str!("fila/data.rs"),
                 include_str!("fila/isa.rs"),
                 include_str!("fila/level.rs"),
+                include_str!("fila/memo.rs"),
                 include_str!("fila/prune.rs"),
                 include_str!("fila/search.rs"),
                 include_str!("fila/tables.rs"),
@@ -170,6 +171,17 @@ mod layering {
         let mut listed: Vec<&str> = LAYERS.iter().map(|(name, _)| *name).collect();
         listed.sort_unstable();
         assert_eq!(declared, listed);
+    }
+
+    #[test]
+    fn every_file_of_the_kernels_is_in_the_stack() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fila");
+        let this = include_str!("lib.rs");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            let included = format!("include_str!(\"fila/{name}\")");
+            assert!(this.contains(&included), "fila/{name} is not in LAYERS");
+        }
     }
 
     #[test]
