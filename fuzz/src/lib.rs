@@ -1,7 +1,8 @@
 //! What each fuzz target does with its input, as plain functions: the targets in
-//! `fuzz_targets/` call them under libFuzzer, and the test `fuzz_corpus` of the workspace
-//! (`tests/it/fuzz.rs`, on stable Rust) runs them over every seed and every input a
-//! fuzzer once found failing (`fuzz/regressions/`). Each reads bytes a user could hand
+//! `fuzz_targets/` call them under libFuzzer, and the test
+//! `fuzz::every_seed_and_regression_passes_its_target` of the workspace (`tests/it/fuzz.rs`,
+//! on stable Rust) runs them over every seed and every input a fuzzer once found failing
+//! (`fuzz/regressions/`). Each reads bytes a user could hand
 //! fila; none may panic, whatever the bytes, and each checks what a reader promises
 //! beyond not panicking.
 

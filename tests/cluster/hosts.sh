@@ -3,8 +3,8 @@
 # on one machine: three hosts, each a network namespace (Debian's iproute2) on a private
 # bridge. The first host, h1, runs the recipe with `-S h2,h3` for `-S host1,host2`; h2
 # and h3 run sshd (Debian's openssh-server) with keys made for this run, and each has a
-# home directory `fila-shards` of its own (a tmpfs mounted in the mount namespace of its
-# sshd), so nothing a job writes there reaches h1 unless the recipe brings it back.
+# directory `fila-shards` of its own in the home (a tmpfs mounted in the mount namespace
+# of its sshd), so nothing a job writes there reaches h1 unless the recipe brings it back.
 #
 # 1. The Tetris Cube in 8 shards, the recipe as written: the executable is sent to each
 #    host, each shard runs on h2 or h3, its output comes back, and `fila merge` adds the

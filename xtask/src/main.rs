@@ -1,10 +1,16 @@
-//! `cargo xtask`: the project's own tasks. `gen` writes generated solvers and checks
-//! that the checked-in ones are fresh; `bench` runs the benchmarks.
+//! `cargo xtask`: the project's own tasks. `gen` writes generated solvers (tuning a new
+//! puzzle first, then building the executables and checking them) and checks that the
+//! checked-in ones are fresh; `bench` runs the benchmarks.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask gen [--check | --tune | --explain] [--no-build] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]\n       cargo xtask bench [--runs N]";
+const GEN_USAGE: &str = "cargo xtask gen [--check | --tune | --explain] [--no-build] [-r PIECE] [--f-from N] [--e-stage] [--word-bits N] [--tails none|N[,M]] [-V] [-v N] [-p N] [puzzles/NAME.txt ...]";
+
+/// Writes the usage of both tasks to stderr.
+fn usage() {
+    eprintln!("usage: {GEN_USAGE}\n       {}", xtask::bench::USAGE);
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -12,7 +18,7 @@ fn main() -> ExitCode {
         Some("gen") => gen(&args[1..]),
         Some("bench") => xtask::bench::main(&args[1..]),
         _ => {
-            eprintln!("{USAGE}");
+            usage();
             ExitCode::from(2)
         }
     }
@@ -43,7 +49,7 @@ fn gen(args: &[String]) -> ExitCode {
                     options.extend([a.clone(), value.clone()]);
                 }
                 None => {
-                    eprintln!("{USAGE}");
+                    usage();
                     return ExitCode::from(2);
                 }
             },
@@ -66,7 +72,7 @@ fn gen(args: &[String]) -> ExitCode {
         match generator::Config::from_options(&options.join(" ")) {
             Some(config) => Some(config),
             None => {
-                eprintln!("{USAGE}");
+                usage();
                 return ExitCode::from(2);
             }
         }
