@@ -410,9 +410,10 @@ const WARM_UP_BELOW: Duration = Duration::from_secs(10);
 /// minutes once.
 ///
 /// Each run of an entry shorter than [`WARM_UP_BELOW`] follows an untimed run of the same
-/// entry (the first, of every entry, is untimed where it turns out that short), so that what the entry before it left behind falls on the untimed run. On the
-/// virtual machines here a core that has just been idle, or busy with something else,
-/// runs the next short program slowly (10x6 after a pause: 26-28 ms for the first runs,
+/// entry (an entry's first run is that untimed one where it turns out that short), so
+/// that what the entry before it left behind falls on the untimed run. On the virtual
+/// machines here a core that has just been idle, or busy with something else, runs the
+/// next short program slowly (10x6 after a pause: 26-28 ms for the first runs,
 /// then 21-22 ms; without the warm-up, in the full benchmark, median 31.1 ms, minimum
 /// 23.2 ms). And a program that takes much memory right after another has freed much
 /// pays for it in system time (the memory the host took back is given again page by
