@@ -66,13 +66,22 @@ pub fn merge(inputs: &[(String, String)]) -> Result<String, String> {
                 .map(|output| (name.as_str(), output)),
         );
     }
-    let (first_name, first) = outputs[0];
-    let count = first.len();
-    for &(name, blocks) in &outputs {
-        if blocks.len() != count {
+    // An output named by its file, and by its shard where one file holds several.
+    let named = |(name, blocks): (&str, &[Report])| -> String {
+        let shared = outputs.iter().filter(|(other, _)| *other == name).count() > 1;
+        match blocks[0].get("SHARD") {
+            Some(shard) if shared => format!("{name} (SHARD={shard})"),
+            _ => name.to_string(),
+        }
+    };
+    let count = outputs[0].1.len();
+    for &output in &outputs {
+        if output.1.len() != count {
             return Err(format!(
-                "{name}: {} puzzles, but {first_name} has {count}",
-                blocks.len()
+                "{}: {} puzzles, but {} has {count}",
+                named(output),
+                output.1.len(),
+                named(outputs[0])
             ));
         }
     }
@@ -306,10 +315,20 @@ mod tests {
         let short = format!("{}{}", two_puzzles(2, 5), shard(1, 2, 7).1);
         assert_eq!(
             merge(&[("<stdin>".to_string(), short)]).unwrap_err(),
-            "<stdin>: 1 puzzles, but <stdin> has 2"
+            "<stdin> (SHARD=1/2): 1 puzzles, but <stdin> (SHARD=2/2) has 2"
         );
+        // A shard's output read twice in a row reads as one output of two puzzles: the
+        // other shard is missing, and given, its puzzle count differs.
         let twice = format!("{}{}", shard(1, 2, 7).1, shard(1, 2, 7).1);
-        assert!(merge(&[("<stdin>".to_string(), twice)]).is_err());
+        assert_eq!(
+            merge(&[("<stdin>".to_string(), twice.clone())]).unwrap_err(),
+            "shards missing: 2/2"
+        );
+        let with_other = format!("{twice}{}", shard(2, 2, 5).1);
+        assert_eq!(
+            merge(&[("<stdin>".to_string(), with_other)]).unwrap_err(),
+            "<stdin> (SHARD=2/2): 1 puzzles, but <stdin> (SHARD=1/2) has 2"
+        );
         assert_eq!(
             merge(&[shard(1, 2, 7), ("e".to_string(), String::new())]).unwrap_err(),
             "e: no -i output (PUZZLE=...) found"

@@ -532,9 +532,9 @@ impl<'a> Picture<'a> {
     pub fn document(&self, owners: &[u16], title: &str) -> Document {
         let (w, h) = self.framed_size();
         Document::new()
-            .set("width", w)
-            .set("height", h)
-            .set("viewBox", (0.0, 0.0, w, h))
+            .set("width", px(w))
+            .set("height", px(h))
+            .set("viewBox", (0.0, 0.0, px(w), px(h)))
             .add(Title::new(title))
             .add(self.framed(owners, title))
     }
@@ -555,8 +555,8 @@ impl<'a> Picture<'a> {
         Group::new()
             .add(
                 Rectangle::new()
-                    .set("width", w)
-                    .set("height", h)
+                    .set("width", px(w))
+                    .set("height", px(h))
                     .set("fill", "white"),
             )
             .add(
@@ -566,7 +566,7 @@ impl<'a> Picture<'a> {
                     .set("font-family", "sans-serif")
                     .set("font-size", TYPE_SIZE),
             )
-            .add(body.set("transform", format!("translate(0 {})", TITLE * UNIT)))
+            .add(body.set("transform", format!("translate(0 {})", px(TITLE * UNIT))))
     }
 
     /// The items read with `owners`: the cells, then the grid lines within pieces and the
@@ -587,13 +587,13 @@ impl<'a> Picture<'a> {
                 Item::Edge { a, b, from, to } => {
                     let outline = b.is_none_or(|b| owners[*a] != owners[b]);
                     let d = if outline { &mut thick } else { &mut thin };
-                    *d = std::mem::take(d).move_to(*from).line_to(*to);
+                    *d = std::mem::take(d).move_to(at(*from)).line_to(at(*to));
                 }
                 Item::Bar { a, b, from, to } => {
                     if owners[*a] == owners[*b] && self.is_mobile(owners[*a]) {
                         group = group.add(
                             stroke(
-                                Data::new().move_to(*from).line_to(*to),
+                                Data::new().move_to(at(*from)).line_to(at(*to)),
                                 &fill(*a).hex(),
                                 0.3,
                             )
@@ -608,12 +608,12 @@ impl<'a> Picture<'a> {
                 } => {
                     group = group.add(
                         Circle::new()
-                            .set("cx", centre.0)
-                            .set("cy", centre.1)
-                            .set("r", *radius)
+                            .set("cx", px(centre.0))
+                            .set("cy", px(centre.1))
+                            .set("r", px(*radius))
                             .set("fill", fill(*position).hex())
                             .set("stroke", OUTLINE.hex())
-                            .set("stroke-width", THIN * UNIT),
+                            .set("stroke-width", px(THIN * UNIT)),
                     );
                 }
                 Item::Face {
@@ -626,7 +626,7 @@ impl<'a> Picture<'a> {
                             .set("d", polygon(corners))
                             .set("fill", fill(*position).shade(*shade).hex())
                             .set("stroke", OUTLINE.hex())
-                            .set("stroke-width", THIN * UNIT)
+                            .set("stroke-width", px(THIN * UNIT))
                             .set("stroke-linejoin", "round"),
                     );
                 }
@@ -635,18 +635,18 @@ impl<'a> Picture<'a> {
                     group = group
                         .add(
                             Circle::new()
-                                .set("cx", cx)
-                                .set("cy", cy)
-                                .set("r", 0.5 * UNIT)
+                                .set("cx", px(cx))
+                                .set("cy", px(cy))
+                                .set("r", px(0.5 * UNIT))
                                 .set("fill", fill(*position).hex())
                                 .set("stroke", OUTLINE.hex())
-                                .set("stroke-width", THIN * UNIT),
+                                .set("stroke-width", px(THIN * UNIT)),
                         )
                         .add(
                             Circle::new()
-                                .set("cx", cx - 0.15 * UNIT)
-                                .set("cy", cy - 0.15 * UNIT)
-                                .set("r", 0.15 * UNIT)
+                                .set("cx", px(cx - 0.15 * UNIT))
+                                .set("cy", px(cy - 0.15 * UNIT))
+                                .set("r", px(0.15 * UNIT))
                                 .set("fill", "white")
                                 .set("fill-opacity", 0.4),
                         );
@@ -690,8 +690,8 @@ impl<'a> Picture<'a> {
             let name = self.info.piece_names.get(owner as usize).map_or("?", |s| s);
             group = group.add(
                 Text::new(name)
-                    .set("x", x)
-                    .set("y", y)
+                    .set("x", px(x))
+                    .set("y", px(y))
                     .set("text-anchor", "middle")
                     .set("dominant-baseline", "central")
                     .set("font-family", "sans-serif")
@@ -828,6 +828,19 @@ struct Face {
     ball: bool,
 }
 
+/// A length in pixels as it is written: to a thousandth of a pixel, so that a file reads
+/// 446.123 where the arithmetic gave 446.1229744348775 (or 7.2 for 7.199999999999999).
+/// Whatever is written is rounded where it is written, sums and products included.
+pub(crate) fn px(v: f64) -> f64 {
+    // `+ 0.0` writes -0 as 0.
+    (v * 1000.0).round() / 1000.0 + 0.0
+}
+
+/// A point in pixels as it is written (see [`px`]).
+fn at((x, y): Point) -> Point {
+    (px(x), px(y))
+}
+
 /// The isometric projection (cell edges, y up) of a point in space: x runs to the right
 /// and down, y to the right and up (away from the viewer), z up.
 fn project((x, y, z): (f64, f64, f64)) -> Point {
@@ -836,9 +849,9 @@ fn project((x, y, z): (f64, f64, f64)) -> Point {
 }
 
 fn polygon(points: &[Point]) -> Data {
-    let mut d = Data::new().move_to(points[0]);
+    let mut d = Data::new().move_to(at(points[0]));
     for &p in &points[1..] {
-        d = d.line_to(p);
+        d = d.line_to(at(p));
     }
     d.close()
 }
@@ -848,6 +861,20 @@ fn stroke(data: Data, colour: &str, width: f64) -> Path {
         .set("d", data)
         .set("fill", "none")
         .set("stroke", colour)
-        .set("stroke-width", width * UNIT)
+        .set("stroke-width", px(width * UNIT))
         .set("stroke-linecap", "round")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::px;
+
+    #[test]
+    fn lengths_are_written_to_a_thousandth_of_a_pixel() {
+        assert_eq!(px(446.122_974_434_877_5).to_string(), "446.123");
+        assert_eq!(px(0.3 * 24.0).to_string(), "7.2");
+        assert_eq!(px(135.666_641_993_581_6 * 3.0).to_string(), "407");
+        assert_eq!(px(-0.000_1).to_string(), "0");
+        assert_eq!(px(12.0).to_string(), "12");
+    }
 }

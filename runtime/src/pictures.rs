@@ -9,7 +9,7 @@ use svg::Document;
 
 use crate::gallery;
 use crate::info::PuzzleInfo;
-use crate::picture::Picture;
+use crate::picture::{px, Picture};
 
 /// Where `--svg` and `--html` put the pictures of a run's solutions. `--svg FILE.svg`
 /// holds every solution one below the other, and the gallery every solution on one page:
@@ -92,6 +92,7 @@ impl<'a> Pictures<'a> {
         if let Some(Target::File(path)) = &self.svg {
             let (w, h) = self.picture.framed_size();
             let total = h * self.kept.len() as f64;
+            let (w, total) = (px(w), px(total));
             let mut doc = Document::new()
                 .set("width", w)
                 .set("height", total)
@@ -103,7 +104,7 @@ impl<'a> Pictures<'a> {
                 )));
             for (k, (n, owners)) in self.kept.iter().enumerate() {
                 let one = self.picture.framed(owners, &self.title(*n));
-                doc = doc.add(one.set("transform", format!("translate(0 {})", h * k as f64)));
+                doc = doc.add(one.set("transform", format!("translate(0 {})", px(h * k as f64))));
             }
             write_file(path, |out| write!(out, "{doc}"))?;
         }

@@ -28,6 +28,28 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Runs `exe ARGS` in the workspace root.
+pub fn run(exe: &Path, args: &[&str]) -> Output {
+    Command::new(exe)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("{} does not run: {e}", exe.display()))
+}
+
+/// Runs `exe ARGS` in the workspace root, which must succeed; returns its standard output.
+pub fn run_ok(exe: &Path, args: &[&str]) -> String {
+    let out = run(exe, args);
+    assert!(
+        out.status.success(),
+        "{} {args:?}: {:?}\n{}",
+        exe.display(),
+        out.status,
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
 /// Runs `exe ARGS` in the workspace root with its standard output on a full disk
 /// (`/dev/full`, where every write fails with ENOSPC).
 pub fn run_onto_full_disk(exe: &Path, args: &[&str]) -> Output {

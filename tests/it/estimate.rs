@@ -1,18 +1,7 @@
 //! `--estimate` and `--f-from`: the short measurement `cargo xtask gen --tune` chooses
 //! settings by, and the run-time switch between the E and F heuristics.
 
-use std::process::{Command, Output};
-
 use crate::common::*;
-
-/// Runs `exe ARGS` from the workspace root.
-fn run(exe: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(exe)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the solver runs")
-}
 
 /// `--estimate`'s figures beside those of the run itself.
 fn estimate_and_count(exe: &std::path::Path, args: &[&str], sample: &str) -> (f64, f64, u64, u64) {

@@ -4,7 +4,7 @@
 
 use runtime::report::Report;
 
-use crate::common::{executable, number, report, run_fila, stderr, stdout};
+use crate::common::{executable, number, report, run, run_fila, run_ok, stderr, stdout};
 
 /// Runs `fila ARGS` (with `stdin`), which must succeed without a word on stderr, and
 /// returns its output.
@@ -90,13 +90,7 @@ fn solve_sub_puzzles(parent: &[&str], file: &str, solver: &[&str]) -> String {
             args.push(file);
             ok(&args, None)
         } else {
-            let exe = executable(args[0]);
-            let out = std::process::Command::new(&exe)
-                .args(&args[1..])
-                .output()
-                .expect("the generated solver runs");
-            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-            stdout(&out)
+            run_ok(&executable(args[0]), &args[1..])
         }
     };
     let subs = run(&[]);
@@ -279,9 +273,6 @@ fn goals_and_formats_that_cannot_work_are_refused() {
     let read_back = ok(&["solve"], Some(&written));
     assert_eq!(layouts(&read_back), layouts(&ok(&["solve"], Some(comma))));
     // The generated solvers refuse alike.
-    let out = std::process::Command::new(executable("pentomino_10x6"))
-        .args(["-g", "12"])
-        .output()
-        .unwrap();
+    let out = run(&executable("pentomino_10x6"), &["-g", "12"]);
     assert_eq!(out.status.code(), Some(2));
 }

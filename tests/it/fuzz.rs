@@ -26,11 +26,25 @@ fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
 }
 
+/// Directories of seeds a target is run with beside its own `corpus/TARGET`, as the
+/// command of `fuzz/README.md` names them: every definition file of the repository is a
+/// seed of `definition`.
+fn more_seeds(target: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match target {
+        "definition" => vec![root.join("puzzles"), root.join("tests/puzzles")],
+        _ => Vec::new(),
+    }
+}
+
 #[test]
 fn every_seed_and_regression_passes_its_target() {
     for (name, target) in TARGETS {
-        let seeds = files(&fuzz_dir().join("corpus").join(name));
+        let mut seeds = files(&fuzz_dir().join("corpus").join(name));
         assert!(!seeds.is_empty(), "no seeds for the fuzz target {name}");
+        for dir in more_seeds(name) {
+            seeds.extend(files(&dir));
+        }
         let regressions = files(&fuzz_dir().join("regressions").join(name));
         for file in seeds.iter().chain(&regressions) {
             let data = std::fs::read(file).expect("a seed");
@@ -40,9 +54,19 @@ fn every_seed_and_regression_passes_its_target() {
     }
 }
 
-/// Every target is a binary of the fuzz crate.
+/// Every target is a binary of the fuzz crate, and the README's command runs it with
+/// its seeds.
 #[test]
 fn every_target_is_built_by_cargo_fuzz() {
+    let readme = std::fs::read_to_string(fuzz_dir().join("README.md")).expect("fuzz/README.md");
+    for dir in more_seeds("definition") {
+        let dir = dir.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+        assert!(
+            readme.contains(&format!(" ../{}", dir.display())),
+            "fuzz/README.md's command does not name {}",
+            dir.display()
+        );
+    }
     let manifest = std::fs::read_to_string(fuzz_dir().join("Cargo.toml")).expect("fuzz/Cargo.toml");
     for (name, _) in TARGETS {
         let bin = format!("name = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"");

@@ -6,7 +6,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    executable, fila, files, number, options, parse_listing, report, root, run_fila,
+    executable, fila, files, number, options, parse_listing, report, root, run, run_fila,
     run_onto_full_disk, stderr, stdout, value_of, Listed,
 };
 
@@ -125,14 +125,6 @@ fn limit_holds_across_threads() {
 }
 
 /// Runs `exe args`, returning its output.
-fn run(exe: &Path, args: &[&str]) -> Output {
-    Command::new(exe)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap()
-}
-
 fn must(o: Output, what: &str) -> String {
     assert!(
         o.status.success(),

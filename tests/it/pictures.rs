@@ -100,6 +100,18 @@ fn mobile_at(info: &PuzzleInfo, position: usize) -> bool {
 /// Checks one picture of a solution against the solution's owners.
 fn check_picture(label: &str, info: &PuzzleInfo, owners: &[u16], path: &Path) {
     let picture = Picture::new(info);
+    // Lengths are written to a thousandth of a pixel, on every lattice.
+    let svg = std::fs::read_to_string(path).unwrap();
+    let long = svg
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .find(|n| {
+            n.split_once('.')
+                .is_some_and(|(_, decimals)| decimals.len() > 3)
+        });
+    assert_eq!(
+        long, None,
+        "{label}: a number written to more than 3 decimals"
+    );
     let pixmap = rasterise(path);
     let fill = |owner: u16| match info.grid.iter().zip(owners).find(|(_, &o)| o == owner) {
         Some((Slot::Stationary(_), _)) => runtime::picture::STATIONARY,

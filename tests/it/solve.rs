@@ -365,14 +365,7 @@ L:stationary=Wall
 #[test]
 fn a_generated_solver_names_itself_and_its_version() {
     let soma = crate::common::executable("soma");
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(&soma)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        stdout(&out)
-    };
+    let run = |args: &[&str]| crate::common::run_ok(&soma, args);
     let version = env!("CARGO_PKG_VERSION");
     assert_eq!(
         run(&["--version"]),
