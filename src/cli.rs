@@ -114,6 +114,28 @@ pub fn main(args: Vec<String>) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    let inputs: Vec<&str> = match &cli.command {
+        Command::Solve { files, .. } | Command::Merge { files } => {
+            files.iter().map(String::as_str).collect()
+        }
+        Command::Render {
+            definition,
+            listing,
+            ..
+        } => vec![definition.as_str(), listing.as_deref().unwrap_or("-")],
+    };
+    let stdin = inputs.iter().filter(|&&f| f == "-").count();
+    if stdin > 1 {
+        eprintln!(
+            "error: standard input (-) is named {stdin} times, and it can be read once{}",
+            if matches!(cli.command, Command::Render { .. }) {
+                " (fila render reads the listing from standard input when none is named)"
+            } else {
+                ""
+            }
+        );
+        return 2;
+    }
     match cli.command {
         Command::Solve {
             options,
@@ -326,7 +348,14 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
             Ok(puzzles) => {
                 for puzzle in puzzles {
                     let line = puzzle.line;
-                    match prepare(puzzle, options, engine.map(Engine::runs_on), limits) {
+                    // The options are checked against each puzzle (-g, -f, -r, --mirror)
+                    // before any is solved.
+                    let checked = prepare(puzzle, options, engine.map(Engine::runs_on), limits)
+                        .and_then(|p| match runtime::plan::Plan::resolve(&p.info, options) {
+                            Ok(_) => Ok(p),
+                            Err(runtime::UsageError(why)) => Err(why),
+                        });
+                    match checked {
                         Ok(p) => prepared.push(p),
                         Err(why) => {
                             eprintln!("{name}:{line}:1: error: {why}");

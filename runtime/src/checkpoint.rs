@@ -173,6 +173,13 @@ impl Checkpoint {
         if !lines.next().is_some_and(|(_, l)| l.starts_with(MAGIC)) {
             return Err(format!("{name}:1: not a fila checkpoint"));
         }
+        // A checkpoint is written whole (to FILE.tmp, then renamed), ending in a newline.
+        if !text.ends_with('\n') {
+            return Err(format!(
+                "{name}:{}: the checkpoint ends in the middle of a line: it was cut short",
+                text.lines().count()
+            ));
+        }
         let mut values: Vec<(usize, &str, &str)> = Vec::new();
         for (n, line) in lines {
             if line.trim().is_empty() || line.starts_with('#') {
@@ -190,6 +197,17 @@ impl Checkpoint {
                 .map(|&(n, _, v)| (n, v))
                 .ok_or_else(|| format!("{name}: the checkpoint has no {key}= line"))
         };
+        // The goal first (a run without one writes no GOAL= line): it changes the
+        // subtrees, which would otherwise be named as the difference.
+        let want = (fresh.identity.iter())
+            .find(|(k, _)| k == "GOAL")
+            .map_or("0", |(_, v)| v.as_str());
+        let (n, have) = get("GOAL").unwrap_or((1, "0"));
+        if have != want {
+            return Err(format!(
+                "{name}:{n}: the checkpoint is of another run (-g {have}, this run has -g {want})"
+            ));
+        }
         for (key, want) in &fresh.identity {
             let (n, have) = get(key)?;
             let have = as_written_now(key, have);
@@ -267,9 +285,20 @@ impl Checkpoint {
     }
 
     /// Checks, before the search, that [`Checkpoint::write`] can make its `FILE.tmp` (and
-    /// removes it, renaming nothing): a run whose record could never be written is
-    /// refused at once rather than warned of only when its first write is due.
+    /// removes it, renaming nothing), and that `FILE` is a file it may rename over: a run
+    /// whose record could never be written is refused at once rather than warned of only
+    /// when its first write is due, and a directory or a device (`/dev/null`) is never
+    /// replaced by a file.
     pub fn check_writable(&self) -> Result<(), String> {
+        if let Ok(meta) = std::fs::metadata(&self.path) {
+            if !meta.is_file() {
+                return Err(format!(
+                    "cannot write the checkpoint {}: it is not a regular file (a \
+                     checkpoint is written anew and renamed over FILE)",
+                    self.path.display()
+                ));
+            }
+        }
         let tmp = self.tmp();
         std::fs::File::create(&tmp).map_err(|e| self.cannot(e))?;
         std::fs::remove_file(&tmp).map_err(|e| self.cannot(e))

@@ -190,6 +190,7 @@ fn parse_threshold(value: &str) -> Result<Threshold, String> {
 
 /// The search and output options.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
+#[command(group = clap::ArgGroup::new("recording").multiple(true))]
 pub struct Options {
     /// Do not list the solutions
     #[arg(short, long, action = ArgAction::Set, num_args = 0..=1, require_equals = true,
@@ -267,16 +268,17 @@ pub struct Options {
 
     /// Record finished subtrees in FILE (replaced atomically), so that a killed run can go on
     /// with --resume FILE
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "recording")]
     pub checkpoint: Option<std::path::PathBuf>,
 
     /// Go on with the run recorded in FILE, and keep recording there (unless --checkpoint
     /// names another file)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "recording")]
     pub resume: Option<std::path::PathBuf>,
 
     /// Seconds between checkpoint writes
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds,
+          requires = "recording")]
     pub checkpoint_every: std::time::Duration,
 
     /// Show progress on stderr, even with -q (as plain lines when stderr is not a
@@ -377,6 +379,11 @@ pub fn normalize_args(args: Vec<String>) -> Vec<String> {
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
+        if a == "--" {
+            // What follows is files, whatever it looks like.
+            out.extend_from_slice(&args[i..]);
+            break;
+        }
         if a == "-r" || a == "--redundancyFilter" || a == "--redundancy-filter" {
             let next = args.get(i + 1);
             let takes_next =
@@ -508,6 +515,25 @@ mod tests {
         let sampled = normalize_args(["prog", "-s", "10,5,1", "y.txt"].map(String::from).into());
         let error = Cli::try_parse_from(sampled).err().unwrap().to_string();
         assert!(error.contains("--estimate"), "{error}");
+        // After `--`, everything is a file: `-r` too.
+        assert_eq!(parse(&["-r", "--", "-r"]).files, ["-r"]);
+    }
+
+    /// Checkpoints every N seconds take a checkpoint (`--checkpoint`, or `--resume`'s
+    /// file, where the run goes on recording).
+    #[test]
+    fn checkpoint_every_needs_a_checkpoint() {
+        let every = |args: &[&str]| {
+            let mut v = vec!["prog", "--checkpoint-every", "5"];
+            v.extend(args);
+            Cli::try_parse_from(v).map(|c| c.options.checkpoint_every.as_secs())
+        };
+        assert!(every(&[]).is_err());
+        assert_eq!(every(&["--checkpoint", "c"]).unwrap(), 5);
+        assert_eq!(every(&["--resume", "c"]).unwrap(), 5);
+        assert_eq!(every(&["--resume", "c", "--checkpoint", "d"]).unwrap(), 5);
+        // Without it, the default (10 s) stands alone.
+        assert_eq!(parse(&[]).options.checkpoint_every.as_secs(), 10);
     }
 
     #[test]

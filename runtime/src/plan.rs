@@ -179,6 +179,11 @@ fn check_goal(info: &PuzzleInfo, options: &Options, first: &FirstInfo) -> Result
         return Ok(());
     }
     let pieces = info.pieces_to_place();
+    if pieces == 0 {
+        return Err(UsageError(format!(
+            "-g {goal}: the puzzle has no piece to place (its pieces are all stationary)"
+        )));
+    }
     if goal >= pieces {
         return Err(UsageError(format!(
             "-g {goal}: the puzzle has {pieces} pieces to place, and the search places at least one; the goal must be less than {pieces}"
@@ -206,7 +211,7 @@ fn check_goal(info: &PuzzleInfo, options: &Options, first: &FirstInfo) -> Result
             )
         };
         return Err(UsageError(format!(
-            "-g {goal}: {why}; partial solutions would count some solutions more than once. Use -r . (every solution), or -r PIECE with a piece no first placement of which is symmetric"
+            "-g {goal}: {why}; partial solutions would count some solutions more than once. Use -r . (every solution), or a piece none of whose first placements is symmetric: `fila solve -g {goal}` takes one where the puzzle has one, `fila solve -g {goal} -r PIECE` the piece named"
         )));
     }
     Ok(())

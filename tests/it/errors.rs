@@ -208,6 +208,8 @@ fn bad_options() {
         // The short run of an estimate, with no estimate, would be ignored.
         &["solve", "--estimate-run", "5", "puzzles/soma.txt"][..],
         &["solve", "--progress=maybe", "puzzles/soma.txt"][..],
+        // Checkpoints every 5 s, with no checkpoint.
+        &["solve", "--checkpoint-every", "5", "puzzles/soma.txt"][..],
     ] {
         let out = run_fila(args, None);
         let err = stderr(&out);
@@ -215,6 +217,28 @@ fn bad_options() {
         assert_eq!(stdout(&out), "", "{args:?}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// Standard input (`-`) is read once: named twice, by any command, it is refused before
+/// anything is read. (`fila render` reads the listing from it when none is named.)
+#[test]
+fn standard_input_is_named_once() {
+    let soma = include_str!("../../puzzles/soma.txt");
+    for args in [
+        &["solve", "-", "-"][..],
+        &["solve", "-q", "-", "puzzles/soma.txt", "-"][..],
+        &["merge", "-", "-"][..],
+        &["render", "--svg", "/tmp/never.svg", "-", "-"][..],
+        &["render", "--svg", "/tmp/never.svg", "-"][..],
+    ] {
+        let out = run_fila(args, Some(soma));
+        let err = assert_refused(&out, &format!("{args:?}"));
+        assert!(
+            err.starts_with("error: standard input (-) is named 2 times, and it can be read once"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!std::path::Path::new("/tmp/never.svg").exists());
 }
 
 /// A listing that cannot be written (a full disk) is an error, exit status 2, whether it

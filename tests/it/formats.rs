@@ -4,7 +4,7 @@
 
 use runtime::report::Report;
 
-use crate::common::{executable, number, report, run, run_fila, run_ok, stderr, stdout};
+use crate::common::{executable, number, report, run, run_fila, run_ok, stderr, stdout, value_of};
 
 /// Runs `fila ARGS` (with `stdin`), which must succeed without a word on stderr, and
 /// returns its output.
@@ -272,7 +272,43 @@ fn goals_and_formats_that_cannot_work_are_refused() {
     assert!(written.contains("C:name=a,b:type=S:layout="), "{written}");
     let read_back = ok(&["solve"], Some(&written));
     assert_eq!(layouts(&read_back), layouts(&ok(&["solve"], Some(comma))));
-    // The generated solvers refuse alike.
+    // Every file's puzzles are checked against the options before any is solved, and a
+    // refusal names the file and the puzzle's line.
+    refused(
+        &[
+            "solve",
+            "-g",
+            "3",
+            "puzzles/soma.txt",
+            "puzzles/tetrahexes_twice_4x14.txt",
+        ],
+        None,
+        "puzzles/tetrahexes_twice_4x14.txt:6:1: error: -g 3: no piece can carry",
+    );
+    // A puzzle of stationary pieces only has nothing to stop at.
+    refused(
+        &["solve", "-g", "1"],
+        Some("D:xDim=1:yDim=1:zDim=1\nL:stationary=a\na\n~L\n~D\n"),
+        "-g 1: the puzzle has no piece to place",
+    );
+    // The generated solvers refuse alike; one whose filter piece has a symmetric first
+    // placement points to `fila solve`, which can take another piece.
     let out = run(&executable("pentomino_10x6"), &["-g", "12"]);
     assert_eq!(out.status.code(), Some(2));
+    let out = run(&executable("one_sided_30x3"), &["-q", "-g", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`fila solve -g 4` takes one"),
+        "{}",
+        stderr(&out)
+    );
+    let solved = ok(
+        &["solve", "-q", "-i", "-g", "4", "puzzles/one_sided_30x3.txt"],
+        None,
+    );
+    assert_ne!(
+        value_of(&report(&solved), "REDUNDANCY_FILTER"),
+        "X",
+        "{solved}"
+    );
 }

@@ -491,6 +491,39 @@ fn foreign_or_damaged_checkpoints_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let o = run_fila(&["solve", "--checkpoint", &checkpoint, file, file], None);
     assert_eq!(o.status.code(), Some(2), "one checkpoint for two puzzles");
+    // A checkpoint cut short (written whole, it ends in a newline) is said to be.
+    let whole = std::fs::read_to_string(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, &whole[..whole.find("ENGINE=").unwrap() + 10]).unwrap();
+    let o = run_fila(&["solve", "-q", "--resume", &checkpoint, file], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(":3: the checkpoint ends in the middle of a line: it was cut short"),
+        "{}",
+        stderr(&o)
+    );
+    // A run with a goal (-g) is told from one without by its goal.
+    let goal = dir.join("goal").display().to_string();
+    let with_goal = [
+        "solve",
+        "-q",
+        "-g",
+        "3",
+        "-r",
+        ".",
+        "--checkpoint",
+        &goal,
+        file,
+    ];
+    must(run_fila(&with_goal, None), "a run with a goal");
+    for (args, said) in [
+        (&["-r", "."][..], "(-g 3, this run has -g 0)"),
+        (&["-r", ".", "-g", "2"][..], "(-g 3, this run has -g 2)"),
+    ] {
+        let resume = [&["solve", "-q", "--resume", &goal, file][..], args].concat();
+        let o = run_fila(&resume, None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+    }
     // Checkpoints once wrote the backtracks as `None` and `Some(2)`, where they are now
     // written as -i writes them (`off`, `2`): those still resume, and a run of other
     // backtracks is told of them in the spelling of -i.
@@ -574,6 +607,26 @@ fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
     );
     assert_eq!(number(&report(&must(o, "resumed")), "SOLUTIONS"), 480);
     assert_eq!(names(&dir), ["c", "c.tmp", "d"]);
+    // A directory or a named pipe where the checkpoint would go is not a file the run
+    // may rename over (nor would a device be: /dev/null made a file): refused, and left
+    // as it was.
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for (target, what) in [(dir.join("c.tmp"), "a directory"), (fifo, "a named pipe")] {
+        let o = run(
+            &executable("soma"),
+            &["-q", "--checkpoint", &target.display().to_string()],
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is not a regular file"),
+            "{what}: {}",
+            stderr(&o)
+        );
+        assert!(!target.is_file(), "{what}");
+    }
+    assert!(dir.join("c.tmp").is_dir());
 }
 
 /// With --progress and stderr not a terminal, progress comes as plain lines with an ETA;
