@@ -124,7 +124,7 @@ fn limit_holds_across_threads() {
     assert_eq!(run.summary.stopped, Some(runtime::search::Stop::Limit));
 }
 
-/// Runs `exe args`, returning its output.
+/// The standard output of the run `o` (`what`), which must have succeeded.
 fn must(o: Output, what: &str) -> String {
     assert!(
         o.status.success(),
