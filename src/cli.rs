@@ -57,11 +57,12 @@ enum Command {
         /// The listing; `-` or none reads standard input
         listing: Option<String>,
         /// FILE.svg holds every solution, one below the other; any other name is a
-        /// directory with one picture per solution (NAME_000001.svg, ...)
-        #[arg(long, value_name = "FILE.svg|DIR")]
+        /// directory with one picture per solution (NAME_000001.svg, ...; the puzzle's
+        /// pictures there numbered past the listing's are removed)
+        #[arg(long, value_name = "FILE.svg|DIR", value_parser = runtime::options::picture_path)]
         svg: Option<std::path::PathBuf>,
         /// A page with every solution as a picture, to view in a browser
-        #[arg(long, value_name = "FILE.html")]
+        #[arg(long, value_name = "FILE.html", value_parser = runtime::options::picture_path)]
         html: Option<std::path::PathBuf>,
         /// Write each piece's name on it
         #[arg(long, action = clap::ArgAction::Set, num_args = 0..=1, require_equals = true,
@@ -212,15 +213,17 @@ fn render(
         }
     };
     let counts = format!("{} solutions listed in {name}", solutions.len());
-    let drawn = runtime::pictures::Pictures::new(&info, svg, html, labels).and_then(|pictures| {
-        let Some(mut pictures) = pictures else {
-            return Ok(());
-        };
-        for (n, owners) in solutions {
-            pictures.add(n, owners)?;
-        }
-        pictures.finish(&counts)
-    });
+    let stem = runtime::pictures::stem(&info.name, None);
+    let drawn =
+        runtime::pictures::Pictures::new(&info, stem, 0, svg, html, labels).and_then(|pictures| {
+            let Some(mut pictures) = pictures else {
+                return Ok(());
+            };
+            for (n, owners) in solutions {
+                pictures.add(n, owners)?;
+            }
+            pictures.finish(&counts)
+        });
     match drawn {
         Ok(()) => 0,
         Err(message) => {
@@ -284,7 +287,7 @@ fn pictures_clash(options: &Options, prepared: &[puzzle::solve::Prepared]) -> Op
     let mut stems = std::collections::BTreeSet::new();
     prepared
         .iter()
-        .map(|p| runtime::pictures::file_stem(&p.info.name))
+        .map(|p| runtime::pictures::stem(&p.info.name, options.shard))
         .find(|stem| !stems.insert(stem.clone()))
         .map(|stem| {
             format!(
@@ -320,7 +323,8 @@ fn read_input(file: &str) -> Result<(String, String), String> {
 /// The line and column (1-based; a column counts characters) of the byte at `at` in
 /// `bytes`, whose first `at` bytes are UTF-8.
 fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
-    let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    // Valid UTF-8, so borrowed whole.
+    let before = String::from_utf8_lossy(&bytes[..at]);
     let line_start = before.rfind('\n').map_or(0, |n| n + 1);
     let line = before.matches('\n').count() + 1;
     (line, before[line_start..].chars().count() + 1)

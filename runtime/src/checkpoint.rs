@@ -100,6 +100,10 @@ fn as_written_now<'a>(key: &str, value: &'a str) -> &'a str {
     }
 }
 
+/// Lines added to the identity since the first checkpoints, with the value a file
+/// written before them means: those files still resume.
+const ADDED: &[(&str, &str)] = &[("GOAL", "0")];
+
 fn numbers(text: &str) -> Option<Vec<u64>> {
     text.split_whitespace().map(|n| n.parse().ok()).collect()
 }
@@ -131,14 +135,11 @@ impl Checkpoint {
                 Pruning::threshold(plan.pruning.parity_backtrack),
             ),
             ("F_FROM", plan.f_from.to_string()),
+            ("GOAL", plan.goal.to_string()),
             ("SHARD", shard),
             ("SUBTREES", subtrees.len().to_string()),
             ("FINGERPRINT", format!("{:016x}", fingerprint(subtrees))),
         ];
-        // A goal is named only when there is one, so that checkpoints written before `-g`
-        // existed still resume.
-        let goal = (plan.goal > 0).then(|| ("GOAL", plan.goal.to_string()));
-        let identity = identity.into_iter().chain(goal);
         Checkpoint {
             path: path.to_path_buf(),
             identity: identity
@@ -191,29 +192,26 @@ impl Checkpoint {
             values.push((n + 1, k, v));
         }
         let get = |key: &str| -> Result<(usize, &str), String> {
-            values
-                .iter()
+            (values.iter())
                 .find(|(_, k, _)| *k == key)
                 .map(|&(n, _, v)| (n, v))
                 .ok_or_else(|| format!("{name}: the checkpoint has no {key}= line"))
         };
-        // The goal first (a run without one writes no GOAL= line): it changes the
-        // subtrees, which would otherwise be named as the difference.
-        let want = (fresh.identity.iter())
-            .find(|(k, _)| k == "GOAL")
-            .map_or("0", |(_, v)| v.as_str());
-        let (n, have) = get("GOAL").unwrap_or((1, "0"));
-        if have != want {
-            return Err(format!(
-                "{name}:{n}: the checkpoint is of another run (-g {have}, this run has -g {want})"
-            ));
-        }
         for (key, want) in &fresh.identity {
-            let (n, have) = get(key)?;
-            let have = as_written_now(key, have);
+            let (at, have) = match get(key) {
+                Ok((n, have)) => (format!("{name}:{n}: "), as_written_now(key, have)),
+                Err(missing) => match ADDED.iter().find(|(k, _)| k == key) {
+                    // Written before the line was: read as its value then.
+                    Some(&(_, then)) => (
+                        format!("{name}: no {key}= line (written before checkpoints had one), so "),
+                        then,
+                    ),
+                    None => return Err(missing),
+                },
+            };
             if have != want {
                 return Err(format!(
-                    "{name}:{n}: the checkpoint is of another run ({key}={have}, this run has {key}={want})"
+                    "{at}the checkpoint is of another run ({key}={have}, this run has {key}={want})"
                 ));
             }
         }
@@ -329,6 +327,38 @@ mod tests {
         }
         assert_eq!(as_written_now("PUZZLE", "None"), "None");
         assert_eq!(as_written_now("PUZZLE", "Some(1)"), "Some(1)");
+    }
+
+    /// A checkpoint written before GOAL= was recorded resumes as a run without a goal,
+    /// and a run with one is told why it does not.
+    #[test]
+    fn a_checkpoint_without_a_goal_line_has_none() {
+        let fresh = |goal: &str| Checkpoint {
+            path: PathBuf::from("c"),
+            identity: [("PUZZLE", "x"), ("GOAL", goal), ("SUBTREES", "2")]
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .to_vec(),
+            done: Vec::new(),
+            solutions: 0,
+            unique: 0,
+            stats: Stats::new(1),
+            resumed: false,
+        };
+        let old = format!(
+            "{MAGIC}\nPUZZLE=x\nSUBTREES=2\nDONE=1\nSOLUTIONS=4\nUNIQUE=4\nATTEMPTS=0 9\nFITS=0 8\n"
+        );
+        let resumed = Checkpoint::read("c", &old, fresh("0")).unwrap();
+        assert_eq!((resumed.done, resumed.solutions), (vec![1], 4));
+        assert_eq!(
+            Checkpoint::read("c", &old, fresh("3")).unwrap_err(),
+            "c: no GOAL= line (written before checkpoints had one), so the checkpoint is of \
+             another run (GOAL=0, this run has GOAL=3)"
+        );
+        let without_puzzle = old.replace("PUZZLE=x\n", "");
+        assert_eq!(
+            Checkpoint::read("c", &without_puzzle, fresh("0")).unwrap_err(),
+            "c: the checkpoint has no PUZZLE= line"
+        );
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub fn run(
 
     let pictures = Pictures::new(
         info,
+        crate::pictures::stem(&info.name, options.shard),
+        beginning.tally.solutions,
         options.svg.as_deref(),
         options.html.as_deref(),
         options.labels,
@@ -150,14 +152,17 @@ fn run_estimate(
     sampled: usize,
     out: &mut (dyn Write + Send),
 ) -> Result<Summary, UsageError> {
-    if options.shard.is_some()
+    // It measures the whole search, listing and drawing nothing.
+    if options.limit.is_some()
+        || options.unique
+        || options.shard.is_some()
         || options.checkpoint.is_some()
         || options.resume.is_some()
         || options.svg.is_some()
         || options.html.is_some()
     {
         return Err(UsageError(
-            "--estimate runs on its own, without --shard, --checkpoint, --resume, --svg or --html"
+            "--estimate runs on its own, without --limit, -u, --shard, --checkpoint, --resume, --svg or --html"
                 .to_string(),
         ));
     }
@@ -222,7 +227,7 @@ const SHORT_RUN_MOST: Duration = Duration::from_secs(60);
 /// threads), listing nothing, with no subtree begun after `budget` seconds of search;
 /// then the time the whole run takes, extrapolated as the progress display's time left
 /// is, its placements at the pace of that time and its solutions at the pace of the
-/// walks' work. `None` when it stopped (a signal, `--limit`) or finished no subtree.
+/// walks' work. `None` when a signal stopped it or it finished no subtree.
 fn short_run(
     info: &PuzzleInfo,
     plan: &Plan<'_>,
@@ -246,7 +251,7 @@ fn short_run(
             search_subtree(&shared, &totals, search, &partition.subtrees[k], k);
         }
     });
-    // A signal, or `--limit` reached: the run would stop there too.
+    // A signal (`--estimate` takes no `--limit`).
     if shared.stop_reason().is_some() {
         return Ok(None);
     }

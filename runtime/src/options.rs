@@ -224,14 +224,15 @@ pub struct Options {
     pub unique: bool,
 
     /// Draw each solution listed: FILE.svg holds them all, one below the other; any other
-    /// name is a directory with one picture per solution (NAME_000001.svg, ...). Works
-    /// with -q too
-    #[arg(long, value_name = "FILE.svg|DIR")]
+    /// name is a directory with one picture per solution (NAME_000001.svg, ...; the
+    /// puzzle's pictures there from an earlier run, numbered past this run's, are
+    /// removed). Works with -q too
+    #[arg(long, value_name = "FILE.svg|DIR", value_parser = picture_path)]
     pub svg: Option<std::path::PathBuf>,
 
     /// Write a page with every solution listed as a picture, a page of thumbnails at a
     /// time, to view in a browser
-    #[arg(long, value_name = "FILE.html")]
+    #[arg(long, value_name = "FILE.html", value_parser = picture_path)]
     pub html: Option<std::path::PathBuf>,
 
     /// Write each piece's name on it in the pictures
@@ -322,7 +323,8 @@ pub struct Options {
           default_missing_value = "true", value_parser = parse_flag)]
     pub parity: Option<bool>,
 
-    /// Generated solvers: use the F heuristic (first open cell) when N or fewer pieces are
+    /// FILA solvers (generated, and fila solve's default engine): use the F heuristic
+    /// (first open cell) when N or fewer pieces are
     /// left, the E heuristic (fewest open neighbours, then fewest fits; with 3 or fewer left
     /// the shortest image list, uncounted) before [default: the solver's own, shown by -i as
     /// F_FROM]
@@ -362,6 +364,17 @@ pub struct Options {
     #[arg(short = 'P', short_aliases = ['F', 'R', 'n'], long = "polycube-flag", hide = true,
           action = ArgAction::Count)]
     pub polycube_flag: u8,
+}
+
+/// Where `--svg` or `--html` writes: a path, never standard output, which holds the
+/// solutions' listing.
+pub fn picture_path(path: &str) -> Result<std::path::PathBuf, String> {
+    if path == "-" {
+        return Err(
+            "pictures are written to a file or a directory, not to standard output (-)".to_string(),
+        );
+    }
+    Ok(path.into())
 }
 
 fn refuse_sampling(_: &str) -> Result<String, String> {

@@ -289,7 +289,7 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
         let mut owner = vec![NOBODY; info.grid.len()];
         let mut count = vec![0usize; info.piece_names.len()];
         let mut cells: Vec<Vec<u16>> = vec![Vec::new(); info.piece_names.len()];
-        for y in (0..yd).rev() {
+        for (read, y) in (0..yd).rev().enumerate() {
             let (at, row) = lines
                 .next()
                 .ok_or_else(|| error(at, format!("solution {n} ends before its {yd} rows")))?;
@@ -299,6 +299,14 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
                     format!(
                         "solution {n} is written as a puzzle definition (-f F or -f S), \
                          and only the brief layout (-f B, the default) is read"
+                    ),
+                ));
+            }
+            if row.trim().is_empty() || row.starts_with('#') {
+                return Err(error(
+                    at,
+                    format!(
+                        "solution {n} ends after {read} of its {yd} rows (a {xd}x{yd}x{zd} box)"
                     ),
                 ));
             }

@@ -97,6 +97,10 @@ fn header(info: &PuzzleInfo, plan: &Plan<'_>, options: &Options, comment: Option
         out.comment("Goal (-g): the search stopped where GOAL pieces were left; SOLUTIONS and UNIQUE count those partial solutions.");
         out.kv("GOAL", plan.goal);
     }
+    if options.unique {
+        out.comment("Unique only (-u): SOLUTIONS counts, and the listing holds, the solutions distinct up to symmetry alone.");
+        out.kv("UNIQUE_ONLY", "true");
+    }
     let on_off = |on: bool| if on { "on" } else { "off" };
     out.comment("Pruning: VOLUME_FILTER (-V), and the backtracks while more than N pieces are left (-v N, -p).");
     out.kv("VOLUME_FILTER", on_off(plan.pruning.volume_filter));

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use crate::common::{fila, root};
+use crate::common::{fila, root, scratch};
 
 fn run_client(definition: &str) -> (bool, String, String) {
     let out = Command::new("bash")
@@ -52,8 +52,7 @@ fn polycube_client_with_no_solution() {
 /// is caught (here a stand-in that prints one block and UNIQUE=2).
 #[test]
 fn polycube_client_catches_a_mismatch() {
-    let dir = std::env::temp_dir().join(format!("fila-client-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("client_mismatch");
     let fake = dir.join("fake_polycube");
     std::fs::write(&fake, "#!/bin/sh\ncat >/dev/null\nprintf '\\n# --- SOLUTION 1 ---\\n a a\\nSOLUTIONS=2\\nUNIQUE=2\\n'\n").unwrap();
     #[cfg(unix)]

@@ -19,6 +19,19 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A scratch directory of one test, `fila-tests/NAME` beside the `fila` executable,
+/// emptied: every test names its own.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(fila())
+        .parent()
+        .unwrap()
+        .join("fila-tests")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// The files (and directories) of `dir`, sorted; none when it does not exist.
 pub fn files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 
-use crate::common::{fila, root, run_fila, stderr, stdout};
+use crate::common::{fila, root, run_fila, scratch, stderr, stdout};
 
 /// Asserts a run that must fail as bad input does: status 2, nothing on stdout, no panic,
 /// and something said on stderr.
@@ -106,8 +106,7 @@ fn unreadable_paths() {
     let err = assert_refused(&out, "a directory");
     assert!(err.contains("cannot read tests/errors"), "{err}");
 
-    let dir = std::env::temp_dir().join(format!("fila-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("unreadable");
     // The first byte that is no UTF-8 is pointed at, by line and column (in characters),
     // in a file and on standard input alike.
     let binary = dir.join("binary.txt");
@@ -224,12 +223,14 @@ fn bad_options() {
 #[test]
 fn standard_input_is_named_once() {
     let soma = include_str!("../../puzzles/soma.txt");
+    let never = scratch("stdin_twice").join("never.svg");
+    let never = never.to_str().unwrap();
     for args in [
         &["solve", "-", "-"][..],
         &["solve", "-q", "-", "puzzles/soma.txt", "-"][..],
         &["merge", "-", "-"][..],
-        &["render", "--svg", "/tmp/never.svg", "-", "-"][..],
-        &["render", "--svg", "/tmp/never.svg", "-"][..],
+        &["render", "--svg", never, "-", "-"][..],
+        &["render", "--svg", never, "-"][..],
     ] {
         let out = run_fila(args, Some(soma));
         let err = assert_refused(&out, &format!("{args:?}"));
@@ -238,7 +239,7 @@ fn standard_input_is_named_once() {
             "{args:?}: {err}"
         );
     }
-    assert!(!std::path::Path::new("/tmp/never.svg").exists());
+    assert!(!std::path::Path::new(never).exists());
 }
 
 /// A listing that cannot be written (a full disk) is an error, exit status 2, whether it

@@ -167,15 +167,13 @@ fn a_short_run_that_finishes_counts_as_the_run() {
     }
 }
 
-/// A short run only where a run keeps a table of dead states and one is asked for, and
-/// no figures from one that stopped (at `--limit`: the run would stop there too).
+/// A short run only where a run keeps a table of dead states and one is asked for.
 #[test]
 fn no_short_run_without_a_table_or_when_told() {
     for args in [
         vec!["--estimate", "--estimate-run", "0"],
         vec!["--estimate", "--memo", "off"],
         vec!["--estimate=0"],
-        vec!["--estimate", "--limit", "3"],
     ] {
         let o = run(&executable("pentomino_10x6"), &args);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -191,9 +189,17 @@ fn no_short_run_without_a_table_or_when_told() {
     assert!(report(&stdout(&o)).get("RUN_SECONDS").is_none());
 }
 
+/// `--estimate` measures the whole search, and is refused with the options it would not
+/// honour: a limit, unique solutions, a shard, a checkpoint, pictures.
 #[test]
 fn an_estimate_runs_alone() {
-    for extra in [["--shard", "1/2"], ["--checkpoint", "/dev/null"]] {
+    for extra in [
+        ["--shard", "1/2"],
+        ["--checkpoint", "/dev/null"],
+        ["--limit", "3"],
+        ["-u", "-r."],
+        ["--svg", "never.svg"],
+    ] {
         let mut args = vec!["--estimate"];
         args.extend(extra);
         let o = run(&executable("soma"), &args);

@@ -1,13 +1,13 @@
 //! Threads, shards, checkpoints and progress: however the search is spread, the counts,
 //! the statistics and the set of listed solutions are those of one thread.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
     executable, fila, files, number, options, parse_listing, report, root, run, run_fila,
-    run_onto_full_disk, stderr, stdout, value_of, Listed,
+    run_onto_full_disk, scratch, stderr, stdout, value_of, Listed,
 };
 
 /// What one in-process run of the generic engine produced.
@@ -135,18 +135,6 @@ fn must(o: Output, what: &str) -> String {
     stdout(&o)
 }
 
-/// A scratch directory under the target directory, emptied.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(fila())
-        .parent()
-        .unwrap()
-        .join("fila-tests")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The counts of an `-i` block that must not depend on how the search was spread.
 fn counts(text: &str) -> Vec<(String, String)> {
     report(text)
@@ -257,6 +245,46 @@ fn four_shards_merge_into_the_whole_count() {
             assert_eq!(o.status.code(), Some(2), "{label}: {why}");
             assert!(stderr(&o).contains(why), "{}", stderr(&o));
         }
+    }
+}
+
+/// The shards of a run with `-u` (unique solutions only) say so (`UNIQUE_ONLY=true`), and
+/// merge into the run's count; mixed with shards of a run without it, they are refused.
+#[test]
+fn shards_of_unique_solutions_merge_only_with_their_own() {
+    let dir = scratch("unique_shards");
+    let soma = executable("soma");
+    let shard = |i: usize, unique: bool| -> String {
+        let mut args = vec!["-q", "-i", "-j1", "-r", ".", "--shard"];
+        let shard = format!("{i}/2");
+        args.push(&shard);
+        if unique {
+            args.push("-u");
+        }
+        let text = must(run(&soma, &args), &format!("shard {shard}"));
+        assert_eq!(report(&text).get("UNIQUE_ONLY"), unique.then_some("true"));
+        let file = dir.join(format!("{i}-{unique}.txt"));
+        std::fs::write(&file, text).unwrap();
+        file.display().to_string()
+    };
+    let (unique, plain) = (
+        [shard(1, true), shard(2, true)],
+        [shard(1, false), shard(2, false)],
+    );
+    let merged = must(
+        run(Path::new(fila()), &["merge", &unique[0], &unique[1]]),
+        "merge",
+    );
+    assert_eq!(number(&report(&merged), "SOLUTIONS"), 480);
+    let merged = must(
+        run(Path::new(fila()), &["merge", &plain[0], &plain[1]]),
+        "merge",
+    );
+    assert_eq!(number(&report(&merged), "SOLUTIONS"), 11520);
+    for (a, b) in [(&unique[0], &plain[1]), (&plain[0], &unique[1])] {
+        let o = run(Path::new(fila()), &["merge", a, b]);
+        assert_eq!(o.status.code(), Some(2), "{a} with {b}");
+        assert!(stderr(&o).contains("-i keys differ"), "{}", stderr(&o));
     }
 }
 
@@ -516,8 +544,8 @@ fn foreign_or_damaged_checkpoints_are_refused() {
     ];
     must(run_fila(&with_goal, None), "a run with a goal");
     for (args, said) in [
-        (&["-r", "."][..], "(-g 3, this run has -g 0)"),
-        (&["-r", ".", "-g", "2"][..], "(-g 3, this run has -g 2)"),
+        (&["-r", "."][..], "(GOAL=3, this run has GOAL=0)"),
+        (&["-r", ".", "-g", "2"][..], "(GOAL=3, this run has GOAL=2)"),
     ] {
         let resume = [&["solve", "-q", "--resume", &goal, file][..], args].concat();
         let o = run_fila(&resume, None);
@@ -525,8 +553,9 @@ fn foreign_or_damaged_checkpoints_are_refused() {
         assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
     }
     // Checkpoints once wrote the backtracks as `None` and `Some(2)`, where they are now
-    // written as -i writes them (`off`, `2`): those still resume, and a run of other
-    // backtracks is told of them in the spelling of -i.
+    // written as -i writes them (`off`, `2`), and had no GOAL= line where there was no
+    // goal: those still resume, and a run of other backtracks is told of them in the
+    // spelling of -i.
     let old = dir.join("old").display().to_string();
     let stop = ["-v", "2", "-p", "--limit", "100", "--checkpoint", &old];
     must(
@@ -537,7 +566,8 @@ fn foreign_or_damaged_checkpoints_are_refused() {
     for key in ["VOLUME_BACKTRACK", "PARITY_BACKTRACK"] {
         assert!(text.contains(&format!("\n{key}=2\n")), "{text}");
     }
-    let before = text.replace("_BACKTRACK=2\n", "_BACKTRACK=Some(2)\n");
+    assert!(text.contains("\nGOAL=0\n"), "{text}");
+    let before = (text.replace("_BACKTRACK=2\n", "_BACKTRACK=Some(2)\n")).replace("GOAL=0\n", "");
     std::fs::write(&old, before).unwrap();
     let o = run_fila(&["solve", "-q", "-v", "3", "--resume", &old, file], None);
     assert_eq!(o.status.code(), Some(2));

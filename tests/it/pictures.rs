@@ -4,7 +4,7 @@
 //! they belong to different pieces, and in the isometric view of a box with depth each
 //! cell's top shows its piece's colour.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use resvg::tiny_skia::{Pixmap, Transform};
@@ -13,7 +13,7 @@ use runtime::picture::{piece_colour, Picture, Rgb, OUTLINE, THICK, THIN, TITLE, 
 use runtime::{PuzzleInfo, Slot};
 
 use crate::common::{
-    executable, files, parse_listing, read, report, root, run_fila, stderr, stdout, Listed,
+    executable, files, parse_listing, read, report, root, run_fila, scratch, stderr, stdout, Listed,
 };
 
 /// Pixels per picture pixel when rasterising: enough for the thin lines to stay clear of
@@ -247,14 +247,6 @@ fn check_labels(label: &str, info: &PuzzleInfo, owners: &[u16], path: &Path) {
     }
 }
 
-/// A fresh directory under the target directory for one test's pictures.
-fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target/pictures").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Runs `fila solve` on `file` with `--svg DIR` for the first `n` solutions, and checks
 /// each picture against the listing.
 fn check_solve(file: &str, n: usize, extra: &[&str]) {
@@ -384,7 +376,7 @@ fn one_file_holds_every_solution() {
 /// A path that cannot be written is refused before the search, with exit status 2.
 #[test]
 fn an_unwritable_path_is_refused() {
-    let dir = scratch("unwritable");
+    let dir = scratch("unwritable_svg");
     let blocker = dir.join("file");
     std::fs::write(&blocker, "").unwrap();
     for target in [blocker.join("sub"), blocker.join("x.svg")] {
@@ -463,6 +455,111 @@ fn several_puzzles_draw_only_where_they_cannot_overwrite() {
             "soma_000002.svg"
         ]
     );
+}
+
+/// `--svg DIR` holds one run's pictures: a run that finds fewer solutions than the run
+/// before removes that run's pictures past its own, and nothing else; a resumed run keeps
+/// those it counted before; a shard's pictures are named by it, a puzzle read from
+/// standard input `stdin`; `--svg -` and `--html -` are refused.
+#[test]
+fn a_directory_holds_one_runs_pictures() {
+    let dir = scratch("one_run");
+    let svg = dir.to_str().unwrap();
+    let soma = "puzzles/soma.txt";
+    let names = || -> Vec<String> {
+        files(&dir)
+            .iter()
+            .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
+            .collect()
+    };
+    let pictures = |stem: &str, range: std::ops::RangeInclusive<u64>| -> Vec<String> {
+        range.map(|k| format!("{stem}_{k:06}.svg")).collect()
+    };
+    let draw = |args: &[&str], stdin: Option<&str>| {
+        let out = run_fila(
+            &[&["solve", "-q", "-j1", "--svg", svg], args].concat(),
+            stdin,
+        );
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    draw(&["--limit", "5", soma], None);
+    assert_eq!(names(), pictures("soma", 1..=5));
+    // Not pictures of this run's puzzle, or not its pictures' names: kept.
+    let others = [
+        "notes.svg",
+        "soma_2_000009.svg",
+        "soma_00001.svg",
+        "soma_000009.txt",
+    ];
+    for other in others {
+        std::fs::write(dir.join(other), "").unwrap();
+    }
+    draw(&["--limit", "3", soma], None);
+    let mut expected: Vec<String> = others.iter().map(|s| s.to_string()).collect();
+    expected.extend(pictures("soma", 1..=3));
+    expected.sort();
+    assert_eq!(names(), expected);
+    // A run stopped at a limit, resumed: the pictures of the solutions its checkpoint
+    // counted stay as they are (here marked), the others are drawn anew, and the stale
+    // picture past them goes.
+    let checkpoint = dir.join("run.checkpoint").display().to_string();
+    draw(&["--limit", "100", "--checkpoint", &checkpoint, soma], None);
+    let recorded = read(Path::new(&checkpoint));
+    let counted: u64 = (recorded.lines())
+        .find_map(|l| l.strip_prefix("SOLUTIONS="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no SOLUTIONS= in {recorded}"));
+    assert!((1..100).contains(&counted), "{counted} solutions counted");
+    for k in 1..=counted {
+        std::fs::write(dir.join(format!("soma_{k:06}.svg")), "marked").unwrap();
+    }
+    std::fs::write(dir.join("soma_000999.svg"), "stale").unwrap();
+    draw(&["--resume", &checkpoint, soma], None);
+    // The Soma's 480 solutions up to rotation.
+    for k in 1..=480 {
+        let picture = read(&dir.join(format!("soma_{k:06}.svg")));
+        assert_eq!(picture == "marked", k <= counted, "soma_{k:06}.svg");
+    }
+    assert!(!dir.join("soma_000481.svg").exists() && !dir.join("soma_000999.svg").exists());
+    // Shards number their solutions from 1 each, and keep to names of their own.
+    let before = names();
+    for shard in ["1/2", "2/2"] {
+        draw(&["--limit", "2", "--shard", shard, soma], None);
+    }
+    let mut expected = before;
+    expected.extend(pictures("soma_1of2", 1..=2));
+    expected.extend(pictures("soma_2of2", 1..=2));
+    expected.sort();
+    assert_eq!(names(), expected);
+    let text = read(&root().join(soma));
+    let fresh = scratch("one_run_stdin");
+    let out = run_fila(
+        &[
+            "solve",
+            "-q",
+            "--limit",
+            "1",
+            "--svg",
+            fresh.to_str().unwrap(),
+            "-",
+        ],
+        Some(&text),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(files(&fresh), [fresh.join("stdin_000001.svg")]);
+    for args in [
+        &["solve", "-q", "--svg", "-", soma][..],
+        &["solve", "-q", "--html", "-", soma][..],
+        &["render", soma, "--svg", "-"][..],
+    ] {
+        let out = run_fila(args, Some(""));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("not to standard output (-)"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
 }
 
 /// `fila render` draws a saved listing as the run that listed it drew it: the same files,
@@ -626,6 +723,8 @@ fn a_listing_that_does_not_fit_is_refused() {
     let two_layers = format!("{good}{} , {}", row(&[first; 7]).trim(), row(&[first; 7]));
     let stranger = format!("{good}{}", row(&["Q9"; 7]));
     let too_many = format!("{good}{}", row(&[first; 7]).repeat(4));
+    let row_missing = format!("{good}{}\n{good}", row(&[first; 7]).repeat(3));
+    let next_header = format!("{good}{}{good}", row(&[first; 7]).repeat(2));
     let dir = scratch("bad_listing");
     let svg = dir.join("x.svg");
     // `fila render` refuses `text` for the puzzle of `file` with every part of `expected`
@@ -651,6 +750,14 @@ fn a_listing_that_does_not_fit_is_refused() {
         (two_layers, ":2: error: 2 layers in a row of a 7x4x1 box"),
         (stranger, ":2: error: no piece is named 'Q9'"),
         (too_many, ":1: error: solution 1: piece"),
+        (
+            row_missing,
+            ":5: error: solution 1 ends after 3 of its 4 rows (a 7x4x1 box)",
+        ),
+        (
+            next_header,
+            ":4: error: solution 1 ends after 2 of its 4 rows",
+        ),
     ]) {
         refused(file, &text, &[expected]);
     }
@@ -799,7 +906,7 @@ fn chromium(page: &Path, png: &Path) -> Option<String> {
 /// The gallery of the 10x6 pentominoes and of the Tetris Cube, opened in headless
 /// Chromium: the first page of thumbnails is drawn (48 of them, each with its pieces in
 /// their colours) and says how many solutions there are; the screenshots are kept in
-/// `target/pictures/`.
+/// `fila-tests/browser` beside the `fila` executable.
 #[test]
 fn the_gallery_opens_in_a_browser() {
     let dir = scratch("browser");
