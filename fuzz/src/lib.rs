@@ -13,10 +13,10 @@ use puzzle::limits::{Engine, Limits};
 use puzzle::model::{Puzzle, Redundancy};
 use puzzle::solve::prepare;
 use runtime::checkpoint::Checkpoint;
-use runtime::output::read_solutions;
+use runtime::output::{read_solutions, NOBODY};
 use runtime::plan::Plan;
 use runtime::report::Report;
-use runtime::{Options, PuzzleInfo};
+use runtime::{Options, PuzzleInfo, Slot};
 
 /// The puzzles the listing and checkpoint targets read against: a square, a cubic and a
 /// triangular lattice.
@@ -164,8 +164,9 @@ pub fn report(data: &[u8]) {
 }
 
 /// A solution listing of one of `PUZZLES` (the first byte chooses which), as `fila
-/// render` reads it: every solution read places each piece of the puzzle at most once
-/// on the puzzle's cells.
+/// render` reads it: every solution read has an owner (or none) for each of the puzzle's
+/// positions, each stationary piece where it stands, and each mobile piece in one image
+/// of its own shape or absent.
 pub fn listing(data: &[u8]) {
     let Some((&which, rest)) = data.split_first() else {
         return;
@@ -175,6 +176,30 @@ pub fn listing(data: &[u8]) {
     if let Ok(solutions) = read_solutions(info, text) {
         for (_, owners) in &solutions {
             assert_eq!(owners.len(), info.grid.len());
+            let mut cells = vec![Vec::new(); info.piece_names.len()];
+            for (&owner, slot) in owners.iter().zip(&info.grid) {
+                match *slot {
+                    Slot::Stationary(piece) => assert_eq!(owner, piece),
+                    Slot::Open(cell) if owner != NOBODY => cells[owner as usize].push(cell),
+                    Slot::Open(_) => {}
+                }
+            }
+            for (piece, mut mine) in cells.into_iter().enumerate() {
+                if mine.is_empty() {
+                    continue;
+                }
+                mine.sort_unstable();
+                let piece = piece as u16;
+                assert!(
+                    info.images.iter().any(|image| {
+                        let mut theirs = image.cells.clone();
+                        theirs.sort_unstable();
+                        info.shape_pieces[image.shape as usize].contains(&piece) && theirs == mine
+                    }),
+                    "piece {} lies in no image of its shape",
+                    info.piece_names[piece as usize]
+                );
+            }
         }
     }
 }
