@@ -1,7 +1,7 @@
 //! Command-line handling for `fila`: subcommands, reading files or standard input,
 //! reporting errors as `file:line:col: error: message` with exit status 2.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 
 use clap::{ArgGroup, Parser, Subcommand, ValueEnum};
 use puzzle::limits::Limits;
@@ -212,7 +212,10 @@ fn render(
             return 2;
         }
     };
-    let counts = format!("{} solutions listed in {name}", solutions.len());
+    let counts = format!(
+        "{} listed in {name}",
+        runtime::text::count(solutions.len(), "solution")
+    );
     let stem = runtime::pictures::stem(&info.name, None);
     let drawn =
         runtime::pictures::Pictures::new(&info, stem, 0, svg, html, labels).and_then(|pictures| {
@@ -301,6 +304,9 @@ fn pictures_clash(options: &Options, prepared: &[puzzle::solve::Prepared]) -> Op
 fn read_input(file: &str) -> Result<(String, String), String> {
     let (name, bytes) = if file == "-" {
         let mut bytes = Vec::new();
+        if std::io::stdin().is_terminal() {
+            eprintln!("reading standard input (end it with Ctrl-D)");
+        }
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| format!("error: cannot read standard input: {e}"))?;
@@ -350,6 +356,10 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
         };
         match puzzle::load_with(&name, &text, limits) {
             Ok(puzzles) => {
+                if puzzles.is_empty() {
+                    // polycube reads such a stream without a word; it is no error.
+                    eprintln!("{name}: warning: no puzzle in it (a puzzle is a D line, its pieces and ~D)");
+                }
                 for puzzle in puzzles {
                     let line = puzzle.line;
                     // The options are checked against each puzzle (-g, -f, -r, --mirror)

@@ -152,20 +152,6 @@ fn run_estimate(
     sampled: usize,
     out: &mut (dyn Write + Send),
 ) -> Result<Summary, UsageError> {
-    // It measures the whole search, listing and drawing nothing.
-    if options.limit.is_some()
-        || options.unique
-        || options.shard.is_some()
-        || options.checkpoint.is_some()
-        || options.resume.is_some()
-        || options.svg.is_some()
-        || options.html.is_some()
-    {
-        return Err(UsageError(
-            "--estimate runs on its own, without --limit, -u, --shard, --checkpoint, --resume, --svg or --html"
-                .to_string(),
-        ));
-    }
     let start = Instant::now();
     let subtrees = options.subtrees as usize;
     let unpruned = options.estimate_split_unpruned;
@@ -440,7 +426,12 @@ impl<'s> Workers<'s> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
+            .map_err(|e| {
+                UsageError(format!(
+                    "cannot start {}: {e}",
+                    crate::text::count(threads, "thread")
+                ))
+            })?;
         let share = crate::search::RunShare::new(threads);
         let solvers = (0..threads)
             .map(|_| {

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 use crate::picture::{Item, Picture, EMPTY, OUTLINE, THICK, THIN, UNIT};
+use crate::text;
 
 /// Thumbnails per page.
 pub const PER_PAGE: usize = 48;
@@ -161,7 +162,11 @@ pub fn page(picture: &Picture<'_>, counts: &str, solutions: &[(u64, Vec<u16>)]) 
         data.push_str("]]");
     }
     data.push_str("];\n");
-    let title = html_escape(&format!("{}: {} solutions", info.name, solutions.len()));
+    let title = html_escape(&format!(
+        "{}: {}",
+        info.name,
+        text::count(solutions.len(), "solution")
+    ));
     let counts = html_escape(counts);
     let name = html_escape(&info.name);
     let mut page = String::new();

@@ -7,7 +7,7 @@
 //!
 //! 1. `fnv`, `rng`, `word`, `lanes`: a hash, a random generator, the occupancy words and
 //!    the eight-lane tests of the kernels, in each instruction set's form; `interrupt`:
-//!    the signals that stop a run.
+//!    the signals that stop a run; `text`: words for messages.
 //! 2. `info`: what a solver tells the runtime about its puzzle.
 //! 3. `options`: the command line.
 //! 4. `output`: the solution layout and the statistics per level; `picture`: solutions
@@ -50,6 +50,7 @@ pub mod rng;
 pub mod search;
 pub mod split;
 pub mod symmetry;
+pub mod text;
 pub mod word;
 
 pub use driver::run;
@@ -91,6 +92,7 @@ mod layering {
         ("word", include_str!("word.rs")),
         ("lanes", include_str!("lanes.rs")),
         ("interrupt", include_str!("interrupt.rs")),
+        ("text", include_str!("text.rs")),
         ("info", include_str!("info.rs")),
         ("options", include_str!("options.rs")),
         ("output", include_str!("output.rs")),

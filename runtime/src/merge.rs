@@ -245,7 +245,10 @@ fn merge_puzzle(blocks: &[(&str, &Report)]) -> Result<String, String> {
     }
     let puzzle = base.get("PUZZLE").unwrap_or("");
     let count = shards.count.unwrap_or(0);
-    let mut out = format!("\n# {puzzle}: {count} shards merged (SECONDS is their sum)\n");
+    let mut out = format!(
+        "\n# {puzzle}: {} merged (SECONDS is their sum)\n",
+        crate::text::count(count, "shard")
+    );
     for (key, value) in merged.into_iter().filter(|(key, _)| !left_out(key)) {
         let value = match value {
             Merged::Sum(sum) => sum.to_string(),

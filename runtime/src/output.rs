@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::info::{Lattice, PuzzleInfo, Slot};
 use crate::options::PieceForm;
+use crate::text;
 
 /// What to say of a write to standard output that failed with `e`: nothing where the
 /// reader went away (a closed pipe, as `fila solve FILE | head` closes it: the run stops
@@ -290,9 +291,12 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
         let mut count = vec![0usize; info.piece_names.len()];
         let mut cells: Vec<Vec<u16>> = vec![Vec::new(); info.piece_names.len()];
         for (read, y) in (0..yd).rev().enumerate() {
-            let (at, row) = lines
-                .next()
-                .ok_or_else(|| error(at, format!("solution {n} ends before its {yd} rows")))?;
+            let (at, row) = lines.next().ok_or_else(|| {
+                error(
+                    at,
+                    format!("solution {n} ends before its {}", text::count(yd, "row")),
+                )
+            })?;
             if y + 1 == yd && (row.starts_with("D:") || row.starts_with("# ")) {
                 return Err(error(
                     at,
@@ -306,7 +310,8 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
                 return Err(error(
                     at,
                     format!(
-                        "solution {n} ends after {read} of its {yd} rows (a {xd}x{yd}x{zd} box)"
+                        "solution {n} ends after {read} of its {} (a {xd}x{yd}x{zd} box)",
+                        text::count(yd, "row")
                     ),
                 ));
             }
@@ -314,7 +319,10 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
             if layers.len() != zd {
                 return Err(error(
                     at,
-                    format!("{} layers in a row of a {xd}x{yd}x{zd} box", layers.len()),
+                    format!(
+                        "{} in a row of a {xd}x{yd}x{zd} box",
+                        text::count(layers.len(), "layer")
+                    ),
                 ));
             }
             for (z, layer) in layers.iter().enumerate() {
@@ -322,7 +330,10 @@ pub fn read_solutions(info: &PuzzleInfo, text: &str) -> Result<Vec<(u64, Vec<u16
                 if names.len() != xd {
                     return Err(error(
                         at,
-                        format!("{} cells in a row of a {xd}x{yd}x{zd} box", names.len()),
+                        format!(
+                            "{} in a row of a {xd}x{yd}x{zd} box",
+                            text::count(names.len(), "cell")
+                        ),
                     ));
                 }
                 for (x, name) in names.into_iter().enumerate() {

@@ -115,6 +115,7 @@ impl<'a> Plan<'a> {
             (Some(_), Some(n)) => n.min(pieces),
         };
         check_format(info, options)?;
+        check_estimate(options)?;
         check_goal(info, options, first)?;
         Ok(Plan {
             symmetry_name: &symmetry.name,
@@ -167,6 +168,25 @@ fn check_format(info: &PuzzleInfo, options: &Options) -> Result<(), UsageError> 
                 )));
             }
         }
+    }
+    Ok(())
+}
+
+/// Refuses what `--estimate` cannot honour: it measures the whole search, listing and
+/// drawing nothing. (Its refusal of `-g` is the goal's, in [`check_goal`].)
+fn check_estimate(options: &Options) -> Result<(), UsageError> {
+    let alone = options.limit.is_none()
+        && !options.unique
+        && options.shard.is_none()
+        && options.checkpoint.is_none()
+        && options.resume.is_none()
+        && options.svg.is_none()
+        && options.html.is_none();
+    if options.estimate.is_some() && !alone {
+        return Err(UsageError(
+            "--estimate runs on its own, without --limit, -u, --shard, --checkpoint, --resume, --svg or --html"
+                .to_string(),
+        ));
     }
     Ok(())
 }
@@ -369,6 +389,32 @@ mod tests {
         let mut post = example();
         post.rotations.filtered.full_check = true;
         assert!(goal(&post, &["-g", "1"]).is_err());
+    }
+
+    #[test]
+    fn an_estimate_measures_the_whole_search_alone() {
+        let info = example();
+        assert!(resolve(&info, &["--estimate"]).is_ok());
+        assert!(resolve(&info, &["--estimate=0", "-q", "-i", "-j", "2", "-r", "."]).is_ok());
+        assert!(resolve(&info, &["--limit", "3", "-u", "--svg", "x"]).is_ok());
+        let alone = Err(UsageError(
+            "--estimate runs on its own, without --limit, -u, --shard, --checkpoint, --resume, --svg or --html"
+                .to_string(),
+        ));
+        for with in [
+            &["--limit", "3"][..],
+            &["-u"],
+            &["--shard", "1/2"],
+            &["--checkpoint", "c"],
+            &["--resume", "c"],
+            &["--svg", "x"],
+            &["--html", "x.html"],
+        ] {
+            let args = [&["--estimate"][..], with].concat();
+            assert_eq!(resolve(&info, &args).map(|_| ()), alone, "{args:?}");
+        }
+        // -u=false asks for nothing the estimate leaves out.
+        assert!(resolve(&info, &["--estimate", "-u=false"]).is_ok());
     }
 
     #[test]

@@ -279,9 +279,11 @@ fn output_lost_is_an_error_and_a_closed_pipe_is_not() {
     assert_eq!(stderr(&out), "");
 }
 
-/// Empty input (or comments only) holds no puzzle: nothing to solve, nothing printed,
-/// and that is not an error (status 0), as with an empty stream for polycube. Decided and
-/// pinned here.
+/// Empty input (or comments only) holds no puzzle: nothing to solve, nothing printed on
+/// standard output, and that is not an error (status 0), as with an empty stream for
+/// polycube; but a warning says so, since it is most often a mistake (`fila solve -t
+/// FILE`, polycube's trace taking FILE as its value, reads an empty standard input).
+/// Decided and pinned here.
 #[test]
 fn empty_input_solves_nothing() {
     for text in ["", "\n\n", "# only a comment\n   # and another\n"] {
@@ -294,9 +296,29 @@ fn empty_input_solves_nothing() {
                 stderr(&out)
             );
             assert_eq!(stdout(&out), "", "{args:?} on {text:?}");
-            assert_eq!(stderr(&out), "", "{args:?} on {text:?}");
+            assert_eq!(
+                stderr(&out),
+                "<stdin>: warning: no puzzle in it (a puzzle is a D line, its pieces and ~D)\n",
+                "{args:?} on {text:?}"
+            );
         }
     }
+    // Named files are named; a file with a puzzle beside an empty one is solved.
+    let dir = scratch("empty_input");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# nothing here\n").unwrap();
+    let empty = empty.to_str().unwrap();
+    let out = run_fila(&["solve", "-q", "-i", empty, "puzzles/soma.txt"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!("{empty}: warning: no puzzle in it (a puzzle is a D line, its pieces and ~D)\n")
+    );
+    assert!(
+        stdout(&out).contains("\nSOLUTIONS=480\n"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -719,6 +719,7 @@ fn a_listing_that_does_not_fit_is_refused() {
     let row = |names: &[&str]| format!("{}\n", names.join(" "));
     let first = names[0].as_str();
     let short_row = format!("{good}{}", row(&[first; 6]));
+    let one_cell = format!("{good}{}", row(&[first; 1]));
     let long_row = format!("{good}{}", row(&[first; 8]));
     let two_layers = format!("{good}{} , {}", row(&[first; 7]).trim(), row(&[first; 7]));
     let stranger = format!("{good}{}", row(&["Q9"; 7]));
@@ -746,6 +747,7 @@ fn a_listing_that_does_not_fit_is_refused() {
     };
     for (text, expected) in cases.iter().map(|(t, e)| (t.to_string(), *e)).chain([
         (short_row, ":2: error: 6 cells in a row of a 7x4x1 box"),
+        (one_cell, ":2: error: 1 cell in a row of a 7x4x1 box"),
         (long_row, ":2: error: 8 cells in a row of a 7x4x1 box"),
         (two_layers, ":2: error: 2 layers in a row of a 7x4x1 box"),
         (stranger, ":2: error: no piece is named 'Q9'"),
