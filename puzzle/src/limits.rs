@@ -123,7 +123,7 @@ impl Footprint {
             // nothing to search, and `fila solve` lists it from dancing links' empty search.
             Some("the puzzle has no mobile pieces: its stationary pieces are its one solution (`fila solve` lists it)".to_string())
         } else if cells > FILA_MAX_CELLS as u64 {
-            Some(format!("the puzzle has {cells} open cells; FILA solvers handle at most {FILA_MAX_CELLS} (`fila solve --engine dlx` has no limit)"))
+            Some(format!("the puzzle has {cells} open cells; FILA solvers handle at most {FILA_MAX_CELLS} (`fila solve` solves it by dancing links)"))
         } else if pieces > FILA_MAX_PIECES as u64 {
             Some(format!(
                 "the puzzle has {pieces} pieces; FILA solvers place at most {FILA_MAX_PIECES}"

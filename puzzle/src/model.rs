@@ -587,7 +587,8 @@ impl Puzzle {
         let geometry = self.geometry();
         let grid = self.box_grid();
         // On the cubic lattice, polycube's rule: the maps of the box that keep its
-        // stationary pattern. On the others the box is a frame for the coordinates (a
+        // stationary pattern, each stationary piece onto one (a piece of another shape
+        // cannot take its place, nor two pieces together). On the others the box is a frame for the coordinates (a
         // hexagon is drawn in a parallelogram, with stationary cells around it): the board
         // is the region the mobile pieces fill, and a symmetry is a map of that region
         // onto itself.
@@ -617,9 +618,11 @@ impl Puzzle {
             let back = lattice::normalizing_shift(geometry, &moved);
             let shift = [0, 1, 2].map(|i| back[i] - home[i]);
             if cubic
-                && !moved
+                && !(moved
                     .iter()
                     .all(|&c| grid.contains(geometry::offset(c, shift)))
+                    && self
+                        .keeps_stationary_pieces(|g| grid.index(geometry::offset(moved[g], shift))))
             {
                 continue;
             }
@@ -649,6 +652,27 @@ impl Puzzle {
             }
         }
         Ok(group)
+    }
+
+    /// Whether the map `to` of the box's positions takes every stationary piece exactly
+    /// onto a stationary piece (itself or another of its shape).
+    fn keeps_stationary_pieces(&self, to: impl Fn(usize) -> Option<usize>) -> bool {
+        let mut size = vec![0usize; self.pieces.len()];
+        for p in self.stationary_at.iter().flatten() {
+            size[*p] += 1;
+        }
+        let mut onto: Vec<Option<usize>> = vec![None; self.pieces.len()];
+        for (g, p) in self.stationary_at.iter().enumerate() {
+            let Some(p) = *p else { continue };
+            let Some(q) = to(g).and_then(|h| self.stationary_at[h]) else {
+                return false;
+            };
+            if size[q] != size[p] || onto[p].is_some_and(|r| r != q) {
+                return false;
+            }
+            onto[p] = Some(q);
+        }
+        true
     }
 
     /// Where `g` sends image `i`.
@@ -1084,6 +1108,24 @@ mod tests {
 
     fn puzzle(text: &str) -> Puzzle {
         crate::load("test.txt", text).unwrap().remove(0)
+    }
+
+    #[test]
+    fn a_symmetry_takes_each_stationary_piece_onto_one_of_its_shape() {
+        let group = |stationary: &str| {
+            let text = format!(
+                "D:xDim=3:yDim=2:zDim=1\n{stationary}C:name=a:layout=0 0 0, 1 0 0\nC:name=c:layout=0 0 0\n~D\n"
+            );
+            puzzle(&text).group(SymmetryMode::Rotations).unwrap().len()
+        };
+        // The bottom row as one piece, or as a monomino and a domino (the flip would put
+        // the monomino on the domino's place), or as three monominoes.
+        let one = "C:name=S:type=S:layout=0 0 0, 1 0 0, 2 0 0\n";
+        let two = "C:name=D:type=S:layout=0 0 0\nC:name=Q:type=S:layout=1 0 0, 2 0 0\n";
+        let three = "L:stationary=x y z\n. . .\nx y z\n~L\n";
+        assert_eq!(group(one), 2);
+        assert_eq!(group(two), 1);
+        assert_eq!(group(three), 2);
     }
 
     /// Every image of `shape` as coordinate sets, sorted.

@@ -681,6 +681,12 @@ impl<'f> Parser<'f> {
                             col,
                             format!("piece name '{}' must not contain whitespace", value.text),
                         );
+                    } else if value.text == "." {
+                        self.diags.error(
+                            line.no,
+                            col,
+                            "a piece may not be named '.', which marks an open cell (in L blocks and in the listings)",
+                        );
                     } else {
                         name = Some(value);
                     }
@@ -960,8 +966,11 @@ impl<'f> Parser<'f> {
                 line.no,
                 directive.col(),
                 format!(
-                    "pieces cover {volume} cells but the {}x{}x{} box has {box_volume}",
-                    dims[0], dims[1], dims[2]
+                    "pieces cover {} but the {}x{}x{} box has {box_volume}",
+                    runtime::text::count(volume, "cell"),
+                    dims[0],
+                    dims[1],
+                    dims[2]
                 ),
             );
             return;

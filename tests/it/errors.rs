@@ -140,7 +140,7 @@ fn a_bad_puzzle_spoils_the_run() {
     let err = assert_refused(&out, "good then bad");
     assert_eq!(
         err,
-        "<stdin>:6:1: error: pieces cover 1 cells but the 2x1x1 box has 2\n"
+        "<stdin>:6:1: error: pieces cover 1 cell but the 2x1x1 box has 2\n"
     );
 
     let text = format!("{BAD}{GOOD}");

@@ -263,13 +263,25 @@ impl Spec {
     }
 
     /// The symmetry group, by brute force over all 48 maps: those that map the box and
-    /// its stationary cells onto themselves (keeping the z axis with `oneSide`); the maps
+    /// its stationary pieces onto themselves, the set of their cell sets (each piece onto
+    /// one, as polycube has it: no piece of another shape takes a stationary piece's
+    /// place), keeping the z axis with `oneSide`; the maps
     /// that turn pieces over only when the piece set is closed under mirroring and either
     /// `oneSide` or `mirror` (`--mirror`) is set. Maps that act alike on the box are kept
     /// once.
     pub fn group(&self, mirror: bool) -> Vec<Motion> {
         let allow_improper = self.mirror_closed() && (self.one_side || mirror);
-        let stationary = self.stationary_cells();
+        let sorted = |cells: Vec<P>| -> Vec<P> {
+            let mut cells = cells;
+            cells.sort_unstable();
+            cells
+        };
+        let stationary: BTreeSet<Vec<P>> = self
+            .pieces
+            .iter()
+            .filter(|p| p.stationary)
+            .map(|p| sorted(p.cells.clone()))
+            .collect();
         let box_cells = self.box_cells();
         let mut out: Vec<Motion> = Vec::new();
         let mut actions: BTreeSet<Vec<P>> = BTreeSet::new();
@@ -283,9 +295,16 @@ impl Spec {
             if self.improper(&m) && !allow_improper {
                 continue;
             }
-            let moved: BTreeSet<P> = stationary
+            let moved: BTreeSet<Vec<P>> = stationary
                 .iter()
-                .map(|&c| m.apply_in_box(c, self.dims))
+                .map(|cells| {
+                    sorted(
+                        cells
+                            .iter()
+                            .map(|&c| m.apply_in_box(c, self.dims))
+                            .collect(),
+                    )
+                })
                 .collect();
             if moved != stationary {
                 continue;
@@ -1102,6 +1121,77 @@ fn monominoes() {
         1,
         1,
     );
+}
+
+/// Stationary pieces are pieces: a symmetry takes each onto one of its own shape, as
+/// polycube's does, not merely the stationary cells onto stationary cells.
+#[test]
+fn stationary_pieces_keep_their_places() {
+    // A 3x2 box whose bottom row is a stationary monomino D at x = 0 and a stationary
+    // domino Q beside it; a domino and a monomino fill the top row, the domino left or
+    // right. The flip left to right keeps the bottom row's cells but would put D on
+    // Q's place: no symmetry is left, and both fillings count. Likewise with D on the
+    // right.
+    let cases: [(&[P], &[P]); 2] = [
+        (&[[0, 0, 0]], &[[1, 0, 0], [2, 0, 0]]),
+        (&[[2, 0, 0]], &[[0, 0, 0], [1, 0, 0]]),
+    ];
+    for (d, q) in cases {
+        let pieces = vec![
+            stationary("D", d),
+            stationary("Q", q),
+            mobile("a", DOMINO),
+            mobile("c", MONO),
+        ];
+        hand(
+            Spec {
+                dims: [3, 2, 1],
+                one_side: false,
+                pieces,
+            },
+            2,
+            2,
+            2,
+        );
+    }
+    // Two stationary monominoes at the bottom corners of a 3x2 box: the flip swaps them,
+    // a piece onto another of its shape, and keeps the puzzle; the fillings of the rest
+    // (a domino and two monominoes) are 3 (domino in the top row left or right, or
+    // upright in the middle column), and the flip pairs the first two.
+    let mut pieces = vec![
+        stationary("L", &[[0, 0, 0]]),
+        stationary("R", &[[2, 0, 0]]),
+        mobile("a", DOMINO),
+    ];
+    pieces.extend(copies("m", MONO, 2));
+    hand(
+        Spec {
+            dims: [3, 2, 1],
+            one_side: false,
+            pieces,
+        },
+        3,
+        2,
+        2,
+    );
+    // The centre of a 4x4 box held by two stationary dominoes lying side by side: a
+    // quarter turn keeps the four cells but stands the dominoes up, so only the half turn
+    // and the flips along and across them keep the puzzle (four maps where a square of
+    // one stationary piece keeps eight). Six dominoes fill the ring around the centre;
+    // the ring's tilings are counted by the independent count, and the engine's must
+    // agree with it under the smaller group.
+    let mut pieces = vec![
+        stationary("T", &[[1, 2, 0], [2, 2, 0]]),
+        stationary("B", &[[1, 1, 0], [2, 1, 0]]),
+    ];
+    pieces.extend(copies("d", DOMINO, 6));
+    let spec = Spec {
+        dims: [4, 4, 1],
+        one_side: false,
+        pieces,
+    };
+    assert_eq!(spec.group(false).len(), 4);
+    judge(&spec, 100_000).expect("small");
 }
 
 /// Dominoes and monominoes mixed.
