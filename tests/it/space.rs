@@ -1,8 +1,9 @@
 //! The packed spheres and the hexagonal prisms, judged by a geometry of their own: each
 //! cell is its centre in Euclidean space, neighbours are the centres at the distance of a
 //! contact, and the board's symmetries are the rigid motions that take its centres onto
-//! themselves, found by matching three of its cells. None of `puzzle::lattice` (maps,
-//! frames, conjugations) is used here.
+//! themselves (and, for the prisms, every prism onto a prism, not askew), found by
+//! matching three of its cells. None of `puzzle::lattice` (maps, frames, conjugations) is
+//! used here.
 //!
 //! - Boards that lie in one plane: the pentominoes in a square layer of balls (2339, the
 //!   count of the 10x6 rectangle), the tetrahexes in a layer of prisms (9, Polyform
@@ -60,6 +61,37 @@ impl Space {
         }
     }
 
+    /// Whether the orthogonal map `m` takes every cell of the lattice, as a solid, onto a
+    /// cell: any map for balls, which are round; for prisms, one that takes the vectors
+    /// to the eight neighbours onto themselves, so that a hexagon stays a hexagon of the
+    /// lattice and upright stays upright. (A board of prisms in a plane that is no mirror
+    /// of the lattice does not turn over: the half turn about an axis in that plane takes
+    /// the centres onto centres but the prisms askew.)
+    fn keeps_cells(self, m: &[Point; 3]) -> bool {
+        match self {
+            Space::Spheres => true,
+            Space::Prisms => {
+                let origin = self.centre([0, 0, 0]);
+                let steps: Vec<Point> = [
+                    [1, 0, 0],
+                    [-1, 0, 0],
+                    [0, 1, 0],
+                    [0, -1, 0],
+                    [-1, 1, 0],
+                    [1, -1, 0],
+                    [0, 0, 1],
+                    [0, 0, -1],
+                ]
+                .map(|c| sub(self.centre(c), origin))
+                .to_vec();
+                let keys: Vec<[i64; 3]> = steps.iter().map(|&s| key(s)).collect();
+                steps
+                    .iter()
+                    .all(|&s| keys.contains(&key([0, 1, 2].map(|i| dot(m[i], s)))))
+            }
+        }
+    }
+
     /// Whether two cells whose centres are `d` apart touch.
     fn touching(self, d: f64) -> bool {
         (d - 1.0).abs() < 1e-6 || (self == Space::Prisms && (d - HEIGHT).abs() < 1e-6)
@@ -109,12 +141,12 @@ impl Board {
         self.space.touching(dot(d, d).sqrt())
     }
 
-    /// The rigid motions of space that take the board's centres onto themselves. Each
-    /// is fixed by where it sends three cells whose offsets from the centroid span space
-    /// (for a board in one plane, two cells and the plane's normal, which may go to
-    /// either side: a flat board turns over by a rotation); every choice of images with
-    /// the same lengths and angles that gives an orthogonal map taking the board onto
-    /// itself is one.
+    /// The rigid motions of space that take the board's centres onto themselves, and its
+    /// cells as solids onto cells ([`Space::keeps_cells`]). Each is fixed by where it
+    /// sends three cells whose offsets from the centroid span space (for a board in one
+    /// plane, two cells and the plane's normal, which may go to either side: a flat board
+    /// turns over by a rotation); every choice of images with the same lengths and angles
+    /// that gives an orthogonal map taking the board onto itself is one.
     fn motions(&self) -> Vec<Motion> {
         let n = self.cells.len() as f64;
         let points: Vec<Point> = self.cells.iter().map(|&c| self.space.centre(c)).collect();
@@ -134,7 +166,13 @@ impl Board {
             .find(|&(a, b)| independent(v[a], v[b]))
         else {
             // A single cell, or cells on a line: the identity, and the half turn about an
-            // axis across the line where it takes the cells onto themselves.
+            // axis across the line where it takes the cells onto themselves. A line of
+            // prisms turns so about an axis of the prism where it is upright or level (a
+            // horizontal axis, or the upright one); else only the prism's point
+            // reflection, which is no rotation, reverses it.
+            let level_or_upright = v.iter().all(|p| p[2].abs() < 1e-6)
+                || v.iter().all(|p| p[0].abs() < 1e-6 && p[1].abs() < 1e-6);
+            let turns = self.space == Space::Spheres || level_or_upright;
             let turned: Option<BTreeMap<Cell, Cell>> = v
                 .iter()
                 .zip(&self.cells)
@@ -144,12 +182,9 @@ impl Board {
                 })
                 .collect();
             let identity: BTreeMap<Cell, Cell> = self.cells.iter().map(|&c| (c, c)).collect();
-            return std::iter::once(identity.clone())
-                .chain(turned.filter(|t| *t != identity))
-                .map(|map| Motion {
-                    map,
-                    rotation: true,
-                })
+            return std::iter::once((identity.clone(), true))
+                .chain(turned.filter(|t| *t != identity).map(|t| (t, turns)))
+                .map(|(map, rotation)| Motion { map, rotation })
                 .collect();
         };
         let third = (0..v.len()).find(|&c| det([v[a], v[b], v[c]]).abs() > 1e-6);
@@ -198,6 +233,9 @@ impl Board {
                     let Some(map) = map else {
                         continue;
                     };
+                    if !self.space.keeps_cells(&m) {
+                        continue;
+                    }
                     let rotation = det(m) > 0.0;
                     match motions.iter_mut().find(|g| g.map == map) {
                         Some(g) => g.rotation |= rotation,
@@ -432,6 +470,37 @@ fn one_layer_is_the_plane() {
             let (_, found) = counts(&text, &["--engine", engine, "--threads", "1"]);
             assert_eq!(found, unique, "{engine}:\n{text}");
         }
+    }
+}
+
+/// A board of prisms turns over only about an axis of the prism. A column of three prisms
+/// and one prism beside it halfway up, two rows and a column away: the centres lie in one
+/// upright plane, but not in a mirror of the lattice. The half turn about a level axis in
+/// that plane would take the centres onto themselves (the column upside down), but the
+/// prisms askew; reversing the layers does it, and is a reflection. So an upright domino
+/// and two monominoes have 2 solutions (the domino at the foot of the column or at its
+/// top), 2 up to rotations and 1 with `--mirror`.
+#[test]
+fn prisms_turn_over_only_about_an_axis_of_the_prism() {
+    let cells: Vec<Cell> = vec![[0, 0, 0], [0, 0, 1], [0, 0, 2], [2, 1, 1]];
+    let board = Board {
+        space: Space::Prisms,
+        cells: cells.clone(),
+    };
+    let motions = board.motions();
+    assert_eq!(
+        motions.len(),
+        2,
+        "the identity and the reversal of the layers"
+    );
+    assert_eq!(motions.iter().filter(|g| g.rotation).count(), 1);
+    let pieces = vec![vec![[0, 0, 0], [0, 0, 1]], vec![[0, 0, 2]], vec![[2, 1, 1]]];
+    let text = definition("prisms", [3, 2, 3], &cells, &pieces, false, false);
+    for engine in ["fila", "dlx"] {
+        let with = |more: &[&str]| counts(&text, &[&["--engine", engine][..], more].concat());
+        assert_eq!(with(&["-r", "."]).0, 2, "{engine}:\n{text}");
+        assert_eq!(with(&[]), (2, 2), "{engine}:\n{text}");
+        assert_eq!(with(&["--mirror"]), (1, 1), "{engine}:\n{text}");
     }
 }
 
