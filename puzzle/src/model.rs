@@ -588,10 +588,10 @@ impl Puzzle {
         let grid = self.box_grid();
         // On the cubic lattice, polycube's rule: the maps of the box that keep its
         // stationary pattern, each stationary piece onto one (a piece of another shape
-        // cannot take its place, nor two pieces together). On the others the box is a frame for the coordinates (a
-        // hexagon is drawn in a parallelogram, with stationary cells around it): the board
-        // is the region the mobile pieces fill, and a symmetry is a map of that region
-        // onto itself.
+        // cannot take its place, nor two pieces together). On the others the box is a
+        // frame for the coordinates (a hexagon is drawn in a parallelogram, with
+        // stationary cells around it): the board is the region the mobile pieces fill,
+        // and a symmetry is a map of that region onto itself.
         let cubic = self.lattice == Lattice::Cubic;
         let frame: Vec<Coord> = if cubic {
             (0..grid.volume()).map(|g| grid.coord(g)).collect()
