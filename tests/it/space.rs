@@ -502,6 +502,25 @@ fn prisms_turn_over_only_about_an_axis_of_the_prism() {
         assert_eq!(with(&[]), (2, 2), "{engine}:\n{text}");
         assert_eq!(with(&["--mirror"]), (1, 1), "{engine}:\n{text}");
     }
+    // Three prisms on a slanting line, none touching: no axis of the prism is across it,
+    // so only the point reflection reverses it. A monomino and a piece of two prisms a
+    // step apart (in parts, as polycube allows): 2 solutions, 1 with `--mirror`.
+    let line: Vec<Cell> = vec![[0, 0, 0], [2, 1, 1], [4, 2, 2]];
+    let motions = Board {
+        space: Space::Prisms,
+        cells: line.clone(),
+    }
+    .motions();
+    assert_eq!(motions.len(), 2, "the identity and the point reflection");
+    assert_eq!(motions.iter().filter(|g| g.rotation).count(), 1);
+    let pieces = vec![vec![[0, 0, 0], [2, 1, 1]], vec![[4, 2, 2]]];
+    let text = definition("prisms", [5, 3, 3], &line, &pieces, false, false);
+    for engine in ["fila", "dlx"] {
+        let with = |more: &[&str]| counts(&text, &[&["--engine", engine][..], more].concat());
+        assert_eq!(with(&["-r", "."]).0, 2, "{engine}:\n{text}");
+        assert_eq!(with(&[]), (2, 2), "{engine}:\n{text}");
+        assert_eq!(with(&["--mirror"]), (1, 1), "{engine}:\n{text}");
+    }
 }
 
 /// A triangular layer of balls is a hexagonal lattice: random pieces in a triangle of
