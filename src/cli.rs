@@ -175,7 +175,7 @@ fn render(
 ) -> i32 {
     let info = match read_input(definition).and_then(|(name, text)| {
         let mut puzzles = puzzle::load(&name, &text).map_err(|d| {
-            let text = puzzle::diag::render(&d);
+            let text = puzzle::diag::render(&d, &text);
             text.trim_end().to_string()
         })?;
         if puzzles.len() != 1 {
@@ -372,14 +372,15 @@ fn solve(options: &Options, engine: Option<Engine>, limits: &Limits, files: &[St
                     match checked {
                         Ok(p) => prepared.push(p),
                         Err(why) => {
-                            eprintln!("{name}:{line}:1: error: {why}");
+                            let at = puzzle::diag::Diagnostic::new(&name, line, 1, why);
+                            eprint!("{}", puzzle::diag::render(&[at], &text));
                             failed = true;
                         }
                     }
                 }
             }
             Err(diagnostics) => {
-                eprint!("{}", puzzle::diag::render(&diagnostics));
+                eprint!("{}", puzzle::diag::render(&diagnostics, &text));
                 failed = true;
             }
         }

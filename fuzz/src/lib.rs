@@ -78,7 +78,7 @@ pub fn definition(data: &[u8]) {
             for d in &diagnostics {
                 assert!((1..=lines).contains(&d.line), "line {} of {lines}", d.line);
             }
-            let _ = puzzle::diag::render(&diagnostics);
+            let _ = puzzle::diag::render(&diagnostics, text);
         }
     }
 }
@@ -426,7 +426,7 @@ pub fn engines(data: &[u8]) {
     let mut c = Choices(data);
     let text = random_puzzle(&mut c);
     let puzzles = puzzle::load("fuzz.txt", &text).unwrap_or_else(|d| {
-        panic!("{text}{}", puzzle::diag::render(&d));
+        panic!("{text}{}", puzzle::diag::render(&d, &text));
     });
     let puzzle = &puzzles[0];
     let every = c.one_in(2);

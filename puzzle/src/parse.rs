@@ -1032,14 +1032,14 @@ mod tests {
     fn parse_ok(text: &str) -> Vec<PuzzleDef> {
         match parse("test.txt", text) {
             Ok(puzzles) => puzzles,
-            Err(errors) => panic!("unexpected errors:\n{}", render(&errors)),
+            Err(errors) => panic!("unexpected errors:\n{}", render(&errors, text)),
         }
     }
 
     fn parse_err(text: &str) -> String {
         match parse("test.txt", text) {
             Ok(puzzles) => panic!("expected errors, got {puzzles:?}"),
-            Err(errors) => render(&errors),
+            Err(errors) => render(&errors, text),
         }
     }
 
@@ -1265,11 +1265,13 @@ mod tests {
 
     #[test]
     fn columns_count_characters() {
-        // 'é' takes two bytes, but one column.
+        // 'é' takes two bytes, but one column, and the caret stands under the 'x'.
         let errors = parse_err("D:xDim=2:yDim=1:zDim=1\nC:name=é:layout=0 0 0, 1 x 0\n~D\n");
         assert_eq!(
             errors,
-            "test.txt:2:26: error: coordinate 'x' is not an integer\n"
+            "test.txt:2:26: error: coordinate 'x' is not an integer\n   \
+             2 | C:name=é:layout=0 0 0, 1 x 0\n     \
+             |                          ^\n"
         );
     }
 
@@ -1303,7 +1305,7 @@ mod tests {
             // The reader and the model: some limits are found only by counting the images.
             let actual = match crate::load(&display, &text) {
                 Ok(_) => String::new(),
-                Err(errors) => render(&errors),
+                Err(errors) => render(&errors, &text),
             };
             let expected_path = path.with_extension("stderr");
             if bless {

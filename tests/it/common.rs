@@ -221,7 +221,8 @@ pub struct InProcess {
 /// print before exiting with status 2.
 pub fn solve_in_process(text: &str, opts: &runtime::Options) -> Result<InProcess, String> {
     use puzzle::limits::{Engine, Limits};
-    let puzzles = generator::load("case.txt", text).map_err(|d| generator::diag::render(&d))?;
+    let puzzles =
+        generator::load("case.txt", text).map_err(|d| generator::diag::render(&d, text))?;
     let puzzle = puzzles.into_iter().next().ok_or("no puzzle in the text")?;
     let mut prepared = puzzle::solve::prepare(puzzle, opts, Some(Engine::Dlx), &Limits::default())?;
     let mut search = prepared.search();

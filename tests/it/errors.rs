@@ -140,7 +140,7 @@ fn a_bad_puzzle_spoils_the_run() {
     let err = assert_refused(&out, "good then bad");
     assert_eq!(
         err,
-        "<stdin>:6:1: error: pieces cover 1 cell but the 2x1x1 box has 2\n"
+        "<stdin>:6:1: error: pieces cover 1 cell but the 2x1x1 box has 2\n   6 | ~D\n     | ^\n"
     );
 
     let text = format!("{BAD}{GOOD}");
@@ -451,7 +451,12 @@ fn resource_limits_are_refused_in_bounded_memory() {
         for part in says {
             assert!(err.contains(part), "{what}: {err}");
         }
-        assert_eq!(err.lines().count(), 1, "{what}: one message");
+        // One message, shown with the line it points at (the puzzle's D line).
+        assert_eq!(err.lines().count(), 3, "{what}: one message: {err}");
+        assert!(
+            err.lines().nth(1).unwrap().contains("| D:"),
+            "{what}: {err}"
+        );
     }
     // The limit is the user's to raise: the same Tetris Cube with room is solved.
     let out = run_fila(

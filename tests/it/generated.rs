@@ -209,8 +209,12 @@ fn prepared_with(
     config: &generator::Config,
     parity_filter: bool,
 ) -> (generator::model::Puzzle, runtime::PuzzleInfo, usize) {
-    let mut puzzles = generator::load(label, text)
-        .unwrap_or_else(|d| panic!("{label} does not load:\n{}", generator::diag::render(&d)));
+    let mut puzzles = generator::load(label, text).unwrap_or_else(|d| {
+        panic!(
+            "{label} does not load:\n{}",
+            generator::diag::render(&d, text)
+        )
+    });
     // A solver generated with -V searches the filtered images: so does its oracle, as
     // `fila solve -V` would (the published counts check the filter itself). Likewise
     // with the parity filter every FILA solver applies (and the oracle on the images it
@@ -482,7 +486,7 @@ fn editing_the_generator_makes_the_build_refuse_every_generated_file() {
 /// output is a fixed point of parse-and-unparse.
 fn check_deterministic(label: &str, text: &str, config: &generator::Config) {
     let first = generator::generate(label, text, config)
-        .unwrap_or_else(|d| panic!("{label}:\n{}", generator::diag::render(&d)));
+        .unwrap_or_else(|d| panic!("{label}:\n{}", generator::diag::render(&d, text)));
     let second = generator::generate(label, text, config).unwrap();
     assert!(first == second, "{label}: two generations differ");
     let first = first.code;
@@ -726,7 +730,7 @@ fn run_time_agrees(files: Vec<std::path::PathBuf>, min_runs: usize, min_filtered
         let label = path.display().to_string();
         let text = read(&path);
         let puzzles = generator::load(&label, &text)
-            .unwrap_or_else(|d| panic!("{label}:\n{}", generator::diag::render(&d)));
+            .unwrap_or_else(|d| panic!("{label}:\n{}", generator::diag::render(&d, &text)));
         for puzzle in &puzzles {
             let info = generator::info::puzzle_info(
                 puzzle,
@@ -1329,7 +1333,7 @@ fn random_puzzles_agree_with_the_oracle() {
             }
             Err(d) => problems.push(format!(
                 "{label} does not generate:\n{}{text}",
-                generator::diag::render(&d),
+                generator::diag::render(&d, text),
             )),
         }
     }

@@ -18,7 +18,7 @@ fn tune_soma(base: &generator::Config, fixed: xtask::tune::Fixed) -> (xtask::tun
     // What is chosen generates, as it is recorded.
     let recorded = generator::Config::from_options(&tuned.config.options()).unwrap();
     generator::generate(label, &text, &recorded)
-        .unwrap_or_else(|d| panic!("{}", generator::diag::render(&d)));
+        .unwrap_or_else(|d| panic!("{}", generator::diag::render(&d, &text)));
     (tuned, log)
 }
 

@@ -545,7 +545,7 @@ fn word_bench(root: &Path, runs: usize) -> ExitCode {
             let generated = match generator::generate(&label, &text, &config) {
                 Ok(generated) => generated,
                 Err(d) => {
-                    eprint!("{}", generator::diag::render(&d));
+                    eprint!("{}", generator::diag::render(&d, &text));
                     return ExitCode::from(1);
                 }
             };

@@ -210,8 +210,8 @@ pub fn gen_one(
         in_puzzles,
     } = Source::read(root, file)?;
     let name = name.as_str();
-    let generator::Generated { code, data } =
-        generator::generate(&label, &text, config).map_err(|d| generator::diag::render(&d))?;
+    let generator::Generated { code, data } = generator::generate(&label, &text, config)
+        .map_err(|d| generator::diag::render(&d, &text))?;
     let mut files = vec![
         (root.join("generated").join(format!("{name}.rs")), code),
         (root.join("src/bin").join(format!("{name}.rs")), stub(name)),
@@ -280,7 +280,7 @@ fn ensure_bytes(path: &Path, contents: &[u8], check: bool) -> Result<Option<Outc
 /// What `cargo xtask gen --explain` prints for the puzzle file `file`.
 pub fn explain_one(root: &Path, file: &Path, config: &generator::Config) -> Result<String, String> {
     let Source { label, text, .. } = Source::read(root, file)?;
-    generator::explain(&label, &text, config).map_err(|d| generator::diag::render(&d))
+    generator::explain(&label, &text, config).map_err(|d| generator::diag::render(&d, &text))
 }
 
 /// What `cargo xtask gen` made for puzzles no longer in `puzzles/`

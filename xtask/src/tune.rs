@@ -532,8 +532,8 @@ pub fn tune(
     log: &mut dyn Write,
 ) -> Result<Tuned, String> {
     // The puzzle's own errors come out as generation would report them.
-    generator::generate(label, text, base).map_err(|d| generator::diag::render(&d))?;
-    let puzzles = puzzle::load(label, text).map_err(|d| puzzle::diag::render(&d))?;
+    generator::generate(label, text, base).map_err(|d| generator::diag::render(&d, text))?;
+    let puzzles = puzzle::load(label, text).map_err(|d| puzzle::diag::render(&d, text))?;
     let puzzle = &puzzles[0];
     let base = &measured_filter(label, puzzle, base, log);
     let pieces = puzzle.mobile_pieces();
