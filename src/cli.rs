@@ -137,6 +137,33 @@ pub fn main(args: Vec<String>) -> i32 {
         );
         return 2;
     }
+    // What a run writes (pictures, a page, a checkpoint) must not be what it reads.
+    let outputs: Vec<(&str, &std::path::Path)> = match &cli.command {
+        Command::Solve { options, .. } => [
+            ("--svg", options.svg.as_deref()),
+            ("--html", options.html.as_deref()),
+            ("--checkpoint", options.checkpoint.as_deref()),
+        ]
+        .into_iter()
+        .filter_map(|(option, path)| Some((option, path?)))
+        .collect(),
+        Command::Render { svg, html, .. } => {
+            [("--svg", svg.as_deref()), ("--html", html.as_deref())]
+                .into_iter()
+                .filter_map(|(option, path)| Some((option, path?)))
+                .collect()
+        }
+        Command::Merge { .. } => Vec::new(),
+    };
+    for (option, output) in outputs {
+        if let Some(input) = inputs.iter().find(|&&f| f != "-" && same_file(output, f)) {
+            eprintln!(
+                "error: {option} {} is the input file {input}, which it would overwrite",
+                output.display()
+            );
+            return 2;
+        }
+    }
     match cli.command {
         Command::Solve {
             options,
@@ -299,6 +326,14 @@ fn pictures_clash(options: &Options, prepared: &[puzzle::solve::Prepared]) -> Op
                 svg.display()
             )
         })
+}
+
+/// Whether `a` and `b` name one file that is there (through links and `..` alike).
+fn same_file(a: &std::path::Path, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn read_input(file: &str) -> Result<(String, String), String> {

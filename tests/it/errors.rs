@@ -169,6 +169,58 @@ fn a_bad_puzzle_spoils_the_run() {
     assert_refused(&out, "missing file, good file");
 }
 
+/// What a run writes (`--svg FILE.svg`, `--html`, `--checkpoint`) is never a file it
+/// reads, however it is named: refused before anything is read or written, the file left
+/// as it was.
+#[test]
+fn outputs_never_overwrite_inputs() {
+    let dir = scratch("outputs_are_not_inputs");
+    let soma = std::fs::read_to_string(root().join("puzzles/soma.txt")).unwrap();
+    let definition = dir.join("soma.svg");
+    std::fs::write(&definition, &soma).unwrap();
+    let path = definition.to_str().unwrap();
+    let listing = dir.join("listing.txt");
+    let out = run_fila(&["solve", "--limit", "2", "-j1", path], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listed_text = out.stdout;
+    assert!(!listed_text.is_empty());
+    std::fs::write(&listing, &listed_text).unwrap();
+    let listed = listing.to_str().unwrap();
+    // The same file by another name.
+    let roundabout = format!(
+        "{}/../{}/soma.svg",
+        dir.display(),
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    let cases: [&[&str]; 6] = [
+        &["solve", "-q", "--html", path, path],
+        &["solve", "-q", "--svg", path, path],
+        &[
+            "solve",
+            "-q",
+            "--checkpoint",
+            &roundabout,
+            "puzzles/soma.txt",
+            path,
+        ],
+        &["render", "--html", listed, path, listed],
+        &["render", "--svg", path, path, listed],
+        &["-q", "--svg", &roundabout, path],
+    ];
+    for args in cases {
+        let out = run_fila(args, None);
+        let err = assert_refused(&out, &format!("{args:?}"));
+        assert!(err.contains("which it would overwrite"), "{args:?}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&definition).unwrap(),
+            soma,
+            "{args:?}"
+        );
+        assert_eq!(std::fs::read(&listing).unwrap(), listed_text, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_filter_piece() {
     for args in [
