@@ -296,10 +296,27 @@ impl Checkpoint {
                     self.path.display()
                 ));
             }
+            if meta.len() > 0 && !Self::holds_a_checkpoint(&self.path) {
+                return Err(format!(
+                    "cannot write the checkpoint {}: the file is there and holds no \
+                     checkpoint, and would be replaced (name another file, or remove it)",
+                    self.path.display()
+                ));
+            }
         }
         let tmp = self.tmp();
         std::fs::File::create(&tmp).map_err(|e| self.cannot(e))?;
         std::fs::remove_file(&tmp).map_err(|e| self.cannot(e))
+    }
+
+    /// Whether the file at `path` begins as a checkpoint does (an earlier run's, which a
+    /// run may replace); an unreadable one counts as none.
+    fn holds_a_checkpoint(path: &std::path::Path) -> bool {
+        use std::io::Read;
+        let mut start = [0u8; MAGIC.len()];
+        std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut start))
+            .is_ok_and(|()| start == *MAGIC.as_bytes())
     }
 
     /// `FILE.tmp`, where a write goes before it replaces `FILE`.

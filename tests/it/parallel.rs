@@ -657,6 +657,29 @@ fn a_checkpoint_that_cannot_be_written_is_refused_before_the_search() {
         assert!(!target.is_file(), "{what}");
     }
     assert!(dir.join("c.tmp").is_dir());
+    // Nor is a file that holds something else than a checkpoint replaced: refused, and
+    // left as it was (an empty one is taken).
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "not a checkpoint\n").unwrap();
+    let o = run(
+        &executable("soma"),
+        &["-q", "--checkpoint", &notes.display().to_string()],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("holds no checkpoint"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&notes).unwrap(),
+        "not a checkpoint\n"
+    );
+    std::fs::write(&notes, "").unwrap();
+    let o = run(
+        &executable("soma"),
+        &["-q", "--checkpoint", &notes.display().to_string()],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&notes)
+        .unwrap()
+        .starts_with("# fila checkpoint"));
 }
 
 /// With --progress and stderr not a terminal, progress comes as plain lines with an ETA;
