@@ -7,7 +7,6 @@
 use std::fmt::Write as _;
 
 use crate::picture::{Item, Picture, EMPTY, OUTLINE, THICK, THIN, UNIT};
-use crate::text;
 
 /// Thumbnails per page.
 pub const PER_PAGE: usize = 48;
@@ -118,9 +117,14 @@ fn items_json(out: &mut String, items: &[Item]) {
     out.push(']');
 }
 
-/// The page of `solutions` (each its number and owners) of `picture`'s puzzle, headed by
-/// `counts` (what the run counted).
-pub fn page(picture: &Picture<'_>, counts: &str, solutions: &[(u64, Vec<u16>)]) -> String {
+/// The page of `solutions` (each its number and owners) of `picture`'s puzzle, titled
+/// `title` and headed by `counts` (what the run counted).
+pub fn page(
+    picture: &Picture<'_>,
+    title: &str,
+    counts: &str,
+    solutions: &[(u64, Vec<u16>)],
+) -> String {
     let info = picture.info();
     let mut data = String::new();
     let (w, h) = picture.size();
@@ -162,11 +166,7 @@ pub fn page(picture: &Picture<'_>, counts: &str, solutions: &[(u64, Vec<u16>)]) 
         data.push_str("]]");
     }
     data.push_str("];\n");
-    let title = html_escape(&format!(
-        "{}: {}",
-        info.name,
-        text::count(solutions.len(), "solution")
-    ));
+    let title = html_escape(title);
     let counts = html_escape(counts);
     let name = html_escape(&info.name);
     let mut page = String::new();

@@ -11,6 +11,7 @@ use crate::gallery;
 use crate::info::PuzzleInfo;
 use crate::options::Shard;
 use crate::picture::{px, Picture};
+use crate::text;
 
 /// Where `--svg` and `--html` put the pictures of a run's solutions. `--svg FILE.svg`
 /// holds every solution one below the other, and the gallery every solution on one page:
@@ -22,6 +23,8 @@ pub struct Pictures<'a> {
     html: Option<PathBuf>,
     /// The solutions kept for the files written at the end: each its number and owners.
     kept: Vec<(u64, Vec<u16>)>,
+    /// The solutions found before this run (a resumed run's), which it does not draw.
+    counted: u64,
 }
 
 enum Target {
@@ -72,7 +75,23 @@ impl<'a> Pictures<'a> {
             svg,
             html,
             kept: Vec::new(),
+            counted,
         }))
+    }
+
+    /// The heading of the file of every solution and of the gallery: the puzzle and how
+    /// many solutions they hold, and in a resumed run that those found before it are not
+    /// among them.
+    fn heading(&self) -> String {
+        let drawn = text::count(self.kept.len() as u64, "solution");
+        let name = &self.picture.info().name;
+        match self.counted {
+            0 => format!("{name}: {drawn}"),
+            before => format!(
+                "{name}: {drawn}, those found after the first {before} (a resumed run draws \
+                 only its own)"
+            ),
+        }
     }
 
     /// The title of solution n.
@@ -104,11 +123,7 @@ impl<'a> Pictures<'a> {
                 .set("width", w)
                 .set("height", total)
                 .set("viewBox", (0.0, 0.0, w, total))
-                .add(Title::new(format!(
-                    "{}: {} solutions",
-                    self.picture.info().name,
-                    self.kept.len()
-                )));
+                .add(Title::new(self.heading()));
             for (k, (n, owners)) in self.kept.iter().enumerate() {
                 let one = self.picture.framed(owners, &self.title(*n));
                 doc = doc.add(one.set("transform", format!("translate(0 {})", px(h * k as f64))));
@@ -116,7 +131,7 @@ impl<'a> Pictures<'a> {
             write_file(path, |out| write!(out, "{doc}"))?;
         }
         if let Some(path) = &self.html {
-            let page = gallery::page(&self.picture, counts, &self.kept);
+            let page = gallery::page(&self.picture, &self.heading(), counts, &self.kept);
             write_file(path, |out| out.write_all(page.as_bytes()))?;
         }
         Ok(())

@@ -457,6 +457,56 @@ fn several_puzzles_draw_only_where_they_cannot_overwrite() {
     );
 }
 
+/// A resumed run's file of every solution and its gallery hold the solutions it finds
+/// itself, and their headings say so (those found before the stop are not drawn again).
+#[test]
+fn a_resumed_runs_one_file_says_what_it_holds() {
+    let dir = scratch("resumed_one_file");
+    let (svg, html) = (dir.join("all.svg"), dir.join("all.html"));
+    let checkpoint = dir.join("run.checkpoint").display().to_string();
+    let draw = |args: &[&str]| {
+        let pictures = [
+            "--svg",
+            svg.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ];
+        let out = run_fila(
+            &[
+                &["solve", "-q", "-j1"][..],
+                &pictures,
+                args,
+                &["puzzles/soma.txt"],
+            ]
+            .concat(),
+            None,
+        );
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        (read(&svg), read(&html))
+    };
+    let title = |text: &str| {
+        let start = text.find("<title>").unwrap() + "<title>".len();
+        text[start..start + text[start..].find("</title>").unwrap()].to_string()
+    };
+    let (one, page) = draw(&["--limit", "100", "--checkpoint", &checkpoint]);
+    assert_eq!(title(&one), "soma: 100 solutions");
+    assert_eq!(title(&page), "soma: 100 solutions");
+    let (one, page) = draw(&["--resume", &checkpoint]);
+    let recorded = read(Path::new(&checkpoint));
+    assert!(recorded.contains("SOLUTIONS=480\n"), "{recorded}");
+    // The checkpoint of the stopped run counted those it had finished the subtrees of.
+    let drawn = one.matches("soma solution ").count();
+    assert!((380..480).contains(&drawn), "{drawn} drawn");
+    let heading = format!(
+        "soma: {drawn} solutions, those found after the first {} (a resumed run draws only \
+         its own)",
+        480 - drawn
+    );
+    assert_eq!(title(&one), heading);
+    assert_eq!(title(&page), heading);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--svg DIR` holds one run's pictures: a run that finds fewer solutions than the run
 /// before removes that run's pictures past its own, and nothing else; a resumed run keeps
 /// those it counted before; a shard's pictures are named by it, a puzzle read from
