@@ -40,8 +40,8 @@ impl fmt::Display for Diagnostic {
 ///
 /// ```text
 /// puzzle.txt:2:15: error: type must be M or S, not 'Q'
-///     2 | C:name=A:type=Q:layout=0 0 0
-///       |               ^
+///    2 | C:name=A:type=Q:layout=0 0 0
+///      |               ^
 /// ```
 pub fn render(diagnostics: &[Diagnostic], text: &str) -> String {
     let mut out = String::new();
