@@ -137,25 +137,23 @@ pub fn main(args: Vec<String>) -> i32 {
         );
         return 2;
     }
-    // What a run writes (pictures, a page, a checkpoint) must not be what it reads.
-    let outputs: Vec<(&str, &std::path::Path)> = match &cli.command {
-        Command::Solve { options, .. } => [
-            ("--svg", options.svg.as_deref()),
+    // What a run writes (pictures in one file, a page, a checkpoint) must not be what it
+    // reads. (`--svg DIR` makes a directory, which no input file can be.)
+    fn one_file(svg: &Option<std::path::PathBuf>) -> Option<&std::path::Path> {
+        svg.as_deref().filter(|p| runtime::pictures::is_one_file(p))
+    }
+    let outputs: Vec<(&str, Option<&std::path::Path>)> = match &cli.command {
+        Command::Solve { options, .. } => vec![
+            ("--svg", one_file(&options.svg)),
             ("--html", options.html.as_deref()),
             ("--checkpoint", options.checkpoint.as_deref()),
-        ]
-        .into_iter()
-        .filter_map(|(option, path)| Some((option, path?)))
-        .collect(),
+        ],
         Command::Render { svg, html, .. } => {
-            [("--svg", svg.as_deref()), ("--html", html.as_deref())]
-                .into_iter()
-                .filter_map(|(option, path)| Some((option, path?)))
-                .collect()
+            vec![("--svg", one_file(svg)), ("--html", html.as_deref())]
         }
         Command::Merge { .. } => Vec::new(),
     };
-    for (option, output) in outputs {
+    for (option, output) in outputs.into_iter().filter_map(|(o, p)| Some((o, p?))) {
         if let Some(input) = inputs.iter().find(|&&f| f != "-" && same_file(output, f)) {
             eprintln!(
                 "error: {option} {} is the input file {input}, which it would overwrite",

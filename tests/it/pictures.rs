@@ -457,6 +457,15 @@ fn several_puzzles_draw_only_where_they_cannot_overwrite() {
     );
 }
 
+/// The solutions a checkpoint records (`SOLUTIONS=`).
+fn recorded_solutions(checkpoint: &Path) -> u64 {
+    let recorded = read(checkpoint);
+    (recorded.lines())
+        .find_map(|l| l.strip_prefix("SOLUTIONS="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no SOLUTIONS= in {recorded}"))
+}
+
 /// A resumed run's file of every solution and its gallery hold the solutions it finds
 /// itself, and their headings say so (those found before the stop are not drawn again).
 #[test]
@@ -491,12 +500,13 @@ fn a_resumed_runs_one_file_says_what_it_holds() {
     let (one, page) = draw(&["--limit", "100", "--checkpoint", &checkpoint]);
     assert_eq!(title(&one), "soma: 100 solutions");
     assert_eq!(title(&page), "soma: 100 solutions");
-    let (one, page) = draw(&["--resume", &checkpoint]);
-    let recorded = read(Path::new(&checkpoint));
-    assert!(recorded.contains("SOLUTIONS=480\n"), "{recorded}");
     // The checkpoint of the stopped run counted those it had finished the subtrees of.
+    let counted = recorded_solutions(Path::new(&checkpoint));
+    let (one, page) = draw(&["--resume", &checkpoint]);
+    assert_eq!(recorded_solutions(Path::new(&checkpoint)), 480);
     let drawn = one.matches("soma solution ").count();
     assert!((380..480).contains(&drawn), "{drawn} drawn");
+    assert_eq!(drawn as u64, 480 - counted, "the resumed run draws its own");
     let heading = format!(
         "soma: {drawn} solutions, those found after the first {} (a resumed run draws only \
          its own)",
@@ -554,11 +564,7 @@ fn a_directory_holds_one_runs_pictures() {
     // picture past them goes.
     let checkpoint = dir.join("run.checkpoint").display().to_string();
     draw(&["--limit", "100", "--checkpoint", &checkpoint, soma], None);
-    let recorded = read(Path::new(&checkpoint));
-    let counted: u64 = (recorded.lines())
-        .find_map(|l| l.strip_prefix("SOLUTIONS="))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no SOLUTIONS= in {recorded}"));
+    let counted = recorded_solutions(Path::new(&checkpoint));
     assert!((1..100).contains(&counted), "{counted} solutions counted");
     for k in 1..=counted {
         std::fs::write(dir.join(format!("soma_{k:06}.svg")), "marked").unwrap();
